@@ -1,0 +1,1 @@
+//! agent-core: placeholder while the runtime is written.

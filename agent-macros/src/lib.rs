@@ -1,0 +1,1 @@
+//! `#[tool]`: placeholder while the macro is written.

@@ -1,0 +1,3 @@
+//! habit-demo: placeholder.
+
+fn main() {}

@@ -1,0 +1,1 @@
+//! habit-tools: placeholder.
