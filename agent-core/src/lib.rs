@@ -1,1 +1,4 @@
-//! agent-core: placeholder while the runtime is written.
+//! agent-core: the runtime (being written).
+
+pub mod llm;
+pub mod tool;
