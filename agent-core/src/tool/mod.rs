@@ -1,7 +1,24 @@
-//! Tools: their definitions, results and the wire envelope sent back to the model.
+//! Tools: their definitions, results, argument schemas, dependencies, confirmation summaries
+//! and the size-capped wire envelope sent back to the model.
+
+pub(crate) mod definition;
+pub(crate) mod deps;
+pub(crate) mod envelope;
+pub(crate) mod result;
+pub(crate) mod schema;
+pub(crate) mod summary;
 
 use serde::Serialize;
 use serde_json::Value;
+
+pub use definition::{
+    BoxFuture, ConfirmPredicate, DefinitionError, SourceLocation, Tool, ToolCall, ToolDefinition,
+    ToolDefinitionBuilder, ToolHandler, is_valid_tool_name,
+};
+pub use deps::{Dep, Dependency, Deps, Injected};
+pub use envelope::{Capped, DEFAULT_HINT, DEFAULT_MAX_BYTES, ResultCap};
+pub use result::{IntoToolResult, NOT_CONFIRMED, ToolError, ToolResult};
+pub use schema::{ToolSchema, shape};
 
 /// What the model sees of a tool: its name, description and the JSON Schema of its arguments.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -1,0 +1,321 @@
+//! The registry: which tools a model may call, with what dependencies, behind which
+//! confirmer — and the declarations the model sees.
+//!
+//! Tools are discovered from every `#[tool]` linked into the binary ([`RegistryBuilder::discover`],
+//! like the platform's "enable all"), named by id ([`RegistryBuilder::discover_only`], like
+//! "add these ids"), named by type ([`RegistryBuilder::tool`], checked at compile time), or
+//! built by hand ([`RegistryBuilder::definition`]). [`RegistryBuilder::build`] refuses two
+//! different tools with one name, names that match no tool, and tools whose `Dep<T>` was not
+//! provided — all at start-up, before a model is involved. It then decorates each tool: a
+//! timeout around the handler when one is set, and the confirmation gate around every
+//! destructive tool.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::confirm::{ConfirmGate, Confirmer, DenyAll};
+use crate::dispatch::Timeout;
+use crate::tool::{
+    DefinitionError, Deps, ResultCap, SourceLocation, Tool, ToolDeclaration, ToolDefinition,
+    deps::DepsBuilder,
+};
+
+/// A `#[tool]` fn's entry in the binary-wide list that [`RegistryBuilder::discover`] reads.
+/// Submitted by the macro; not meant to be created by hand.
+#[doc(hidden)]
+pub struct ToolRegistration {
+    /// The tool name.
+    pub name: &'static str,
+    /// Builds the definition.
+    pub definition: fn() -> Result<ToolDefinition, DefinitionError>,
+    /// Where the tool was declared.
+    pub source: SourceLocation,
+}
+
+inventory::collect!(ToolRegistration);
+
+/// Every `#[tool]` linked into this binary, ordered by module path and line (so prompts are
+/// stable from run to run).
+pub fn registered_tools() -> Vec<&'static ToolRegistration> {
+    let mut all: Vec<_> = inventory::iter::<ToolRegistration>.into_iter().collect();
+    all.sort_by_key(|r| (r.source.module, r.source.file, r.source.line));
+    all
+}
+
+/// Why a registry could not be built.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RegistryError {
+    /// Two different tools have the same name.
+    #[error(
+        "two tools are named `{name}`: {first} and {second}; rename one with #[tool(name = \"…\")]"
+    )]
+    DuplicateName {
+        /// The name.
+        name: String,
+        /// Where the first one was declared.
+        first: String,
+        /// Where the second one was declared.
+        second: String,
+    },
+    /// A name passed to `discover_only` matches no `#[tool]` in the binary.
+    #[error("no tool is named `{name}`; registered tools: {available}")]
+    UnknownTool {
+        /// The name asked for.
+        name: String,
+        /// The names that exist.
+        available: String,
+    },
+    /// A tool takes a `Dep<T>` that was not provided with `dependency`.
+    #[error("tool `{tool}` needs a `{type_name}`: provide it with RegistryBuilder::dependency")]
+    MissingDependency {
+        /// The tool.
+        tool: String,
+        /// The missing type.
+        type_name: &'static str,
+    },
+    /// A definition is invalid.
+    #[error(transparent)]
+    Definition(#[from] DefinitionError),
+}
+
+/// The tools a model may call, ready to dispatch. Cheap to share behind an `Arc`.
+pub struct Registry {
+    pub(crate) tools: Vec<ToolDefinition>,
+    pub(crate) index: HashMap<String, usize>,
+    pub(crate) deps: Deps,
+    pub(crate) confirmer: Arc<dyn Confirmer>,
+    pub(crate) cap: ResultCap,
+}
+
+impl Registry {
+    /// Starts building a registry.
+    pub fn builder() -> RegistryBuilder {
+        RegistryBuilder::default()
+    }
+
+    /// The tool with this name.
+    pub fn get(&self, name: &str) -> Option<&ToolDefinition> {
+        self.index.get(name).map(|&i| &self.tools[i])
+    }
+
+    /// All tools, in registration order.
+    pub fn tools(&self) -> impl ExactSizeIterator<Item = &ToolDefinition> {
+        self.tools.iter()
+    }
+
+    /// The tool names, in registration order.
+    pub fn names(&self) -> impl ExactSizeIterator<Item = &str> {
+        self.tools.iter().map(ToolDefinition::name)
+    }
+
+    /// The number of tools.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// `true` when the registry has no tools.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// What the model sees: name, description and parameter schema of every tool.
+    pub fn declarations(&self) -> Vec<ToolDeclaration> {
+        self.tools.iter().map(ToolDefinition::declaration).collect()
+    }
+
+    /// The confirmer used by [`dispatch`](Registry::dispatch).
+    pub fn confirmer(&self) -> &Arc<dyn Confirmer> {
+        &self.confirmer
+    }
+
+    /// The cap applied to results sent back to the model.
+    pub fn result_cap(&self) -> &ResultCap {
+        &self.cap
+    }
+
+    /// The dependencies tools receive.
+    pub fn deps(&self) -> &Deps {
+        &self.deps
+    }
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Registry")
+            .field("tools", &self.names().collect::<Vec<_>>())
+            .field("deps", &self.deps)
+            .field("cap", &self.cap)
+            .finish_non_exhaustive()
+    }
+}
+
+enum Selection {
+    All,
+    Named(String),
+    Definition(Box<Result<ToolDefinition, DefinitionError>>),
+}
+
+/// Builds a [`Registry`]; see [`Registry::builder`].
+#[must_use]
+#[derive(Default)]
+pub struct RegistryBuilder {
+    selections: Vec<Selection>,
+    deps: DepsBuilder,
+    confirmer: Option<Arc<dyn Confirmer>>,
+    cap: ResultCap,
+    default_timeout: Option<Duration>,
+}
+
+impl RegistryBuilder {
+    /// Adds every `#[tool]` linked into the binary.
+    pub fn discover(mut self) -> Self {
+        self.selections.push(Selection::All);
+        self
+    }
+
+    /// Adds the `#[tool]`s with these names, in this order. A name that matches no tool is
+    /// an error at [`build`](RegistryBuilder::build).
+    pub fn discover_only<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.selections
+            .extend(names.into_iter().map(|name| Selection::Named(name.into())));
+        self
+    }
+
+    /// Adds the `#[tool]` fn whose generated type is `T`: `.tool::<add_habit>()`.
+    pub fn tool<T: Tool>(mut self) -> Self {
+        self.selections
+            .push(Selection::Definition(Box::new(T::definition())));
+        self
+    }
+
+    /// Adds a hand-built definition.
+    pub fn definition(mut self, definition: ToolDefinition) -> Self {
+        self.selections
+            .push(Selection::Definition(Box::new(Ok(definition))));
+        self
+    }
+
+    /// Provides a dependency: every `Dep<T>` parameter receives this value.
+    pub fn dependency<T: Send + Sync + 'static>(self, value: T) -> Self {
+        self.dependency_arc(Arc::new(value))
+    }
+
+    /// Provides an already shared dependency.
+    pub fn dependency_arc<T: Send + Sync + 'static>(mut self, value: Arc<T>) -> Self {
+        self.deps.insert(value);
+        self
+    }
+
+    /// Sets who confirms destructive calls. Without one, every destructive call is cancelled.
+    pub fn confirmer(self, confirmer: impl Confirmer) -> Self {
+        self.confirmer_arc(Arc::new(confirmer))
+    }
+
+    /// Sets a shared confirmer.
+    pub fn confirmer_arc(mut self, confirmer: Arc<dyn Confirmer>) -> Self {
+        self.confirmer = Some(confirmer);
+        self
+    }
+
+    /// Sets the cap on results sent back to the model (default 2 KB).
+    pub fn result_cap(mut self, cap: ResultCap) -> Self {
+        self.cap = cap;
+        self
+    }
+
+    /// A time limit for tools that set none themselves.
+    pub fn default_timeout(mut self, timeout: Duration) -> Self {
+        self.default_timeout = Some(timeout);
+        self
+    }
+
+    /// Checks and decorates the selected tools.
+    pub fn build(self) -> Result<Registry, RegistryError> {
+        let deps = self.deps.build();
+        let mut tools: Vec<ToolDefinition> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
+        for selection in self.selections {
+            for candidate in expand(selection)? {
+                let candidate = candidate?;
+                if let Some(&existing) = index.get(candidate.name()) {
+                    let existing = &tools[existing];
+                    // The same #[tool] selected twice (e.g. `discover()` and `tool::<T>()`)
+                    // is one tool, not a clash.
+                    if existing.source().is_some() && existing.source() == candidate.source() {
+                        continue;
+                    }
+                    return Err(RegistryError::DuplicateName {
+                        name: candidate.name().to_owned(),
+                        first: describe_source(existing.source()),
+                        second: describe_source(candidate.source()),
+                    });
+                }
+                if let Some(missing) = candidate.dependencies().iter().find(|d| !deps.provides(d)) {
+                    return Err(RegistryError::MissingDependency {
+                        tool: candidate.name().to_owned(),
+                        type_name: missing.type_name(),
+                    });
+                }
+                index.insert(candidate.name().to_owned(), tools.len());
+                tools.push(decorate(candidate, self.default_timeout));
+            }
+        }
+        Ok(Registry {
+            tools,
+            index,
+            deps,
+            confirmer: self.confirmer.unwrap_or_else(|| Arc::new(DenyAll)),
+            cap: self.cap,
+        })
+    }
+}
+
+fn expand(
+    selection: Selection,
+) -> Result<Vec<Result<ToolDefinition, DefinitionError>>, RegistryError> {
+    Ok(match selection {
+        Selection::All => registered_tools()
+            .into_iter()
+            .map(|registration| (registration.definition)())
+            .collect(),
+        Selection::Named(name) => {
+            let all = registered_tools();
+            let matching: Vec<_> = all.iter().filter(|r| r.name == name).collect();
+            if matching.is_empty() {
+                let mut available: Vec<&str> = all.iter().map(|r| r.name).collect();
+                available.sort_unstable();
+                return Err(RegistryError::UnknownTool {
+                    name,
+                    available: available.join(", "),
+                });
+            }
+            // Two matches are two different tools with one name: `build` reports the clash.
+            matching.iter().map(|r| (r.definition)()).collect()
+        }
+        Selection::Definition(definition) => vec![*definition],
+    })
+}
+
+/// Timeout innermost (it must not count the human's thinking time), confirmation outside it.
+fn decorate(mut tool: ToolDefinition, default_timeout: Option<Duration>) -> ToolDefinition {
+    if tool.timeout.is_none() {
+        tool.timeout = default_timeout;
+    }
+    if let Some(after) = tool.timeout {
+        tool.handler = Arc::new(Timeout::new(Arc::clone(&tool.handler), after));
+    }
+    if tool.destructive {
+        tool = ConfirmGate::wrap(tool);
+    }
+    tool
+}
+
+fn describe_source(source: Option<SourceLocation>) -> String {
+    source.map_or_else(|| "a hand-built definition".to_owned(), |s| s.to_string())
+}

@@ -1,0 +1,217 @@
+//! Dependency injection for tools: [`Dep<T>`], the extractor a tool fn takes its stores,
+//! clocks and clients through, and [`Deps`], the type map the registry fills.
+//!
+//! A `Dep<T>` parameter never appears in the tool's schema: the model cannot see or set it.
+//! The registry checks at build time that every dependency a tool declares was provided, so
+//! a missing store is a start-up error, not a failed call.
+
+use std::any::{Any, TypeId, type_name};
+use std::collections::HashMap;
+use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
+
+use super::definition::ToolCall;
+use crate::dispatch::DispatchError;
+
+/// A shared dependency injected into a tool fn by the runtime.
+///
+/// Declare it as a parameter of any type `Dep<T>`; provide the value once with
+/// [`RegistryBuilder::dependency`](crate::RegistryBuilder::dependency). `Dep<T>` dereferences
+/// to `T`, and cloning it clones an `Arc`.
+///
+/// In a unit test, call the tool fn directly with `Dep::new(value)`.
+pub struct Dep<T: ?Sized>(Arc<T>);
+
+impl<T> Dep<T> {
+    /// Wraps a value.
+    pub fn new(value: T) -> Self {
+        Self(Arc::new(value))
+    }
+}
+
+impl<T: ?Sized> Dep<T> {
+    /// Wraps an already shared value.
+    pub fn from_arc(value: Arc<T>) -> Self {
+        Self(value)
+    }
+
+    /// The shared value.
+    pub fn into_arc(self) -> Arc<T> {
+        self.0
+    }
+}
+
+impl<T: ?Sized> Clone for Dep<T> {
+    fn clone(&self) -> Self {
+        Self(Arc::clone(&self.0))
+    }
+}
+
+impl<T: ?Sized> Deref for Dep<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: ?Sized> AsRef<T> for Dep<T> {
+    fn as_ref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: ?Sized + fmt::Debug> fmt::Debug for Dep<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Dep").field(&&*self.0).finish()
+    }
+}
+
+impl<T> From<Arc<T>> for Dep<T> {
+    fn from(value: Arc<T>) -> Self {
+        Self(value)
+    }
+}
+
+/// A parameter type the runtime injects instead of reading it from the model's arguments.
+///
+/// `#[tool]` treats every parameter whose type is spelled `Dep<…>` as injected; this trait is
+/// how the generated code obtains it and declares it to the registry.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be injected into a #[tool] fn",
+    label = "injected parameters are `Dep<T>` with `T: Send + Sync + 'static`"
+)]
+pub trait Injected: Sized {
+    /// The dependency to declare to the registry.
+    fn dependency() -> Dependency;
+
+    /// Takes the value out of a call.
+    fn from_call(call: &ToolCall) -> Result<Self, DispatchError>;
+}
+
+impl<T: Any + Send + Sync> Injected for Dep<T> {
+    fn dependency() -> Dependency {
+        Dependency::of::<T>()
+    }
+
+    fn from_call(call: &ToolCall) -> Result<Self, DispatchError> {
+        call.dep::<T>()
+    }
+}
+
+/// A type a tool depends on, as declared by the tool (for start-up checks and messages).
+#[derive(Debug, Clone, Copy)]
+pub struct Dependency {
+    type_id: TypeId,
+    type_name: &'static str,
+}
+
+impl Dependency {
+    /// The dependency on `T` (the `T` of a `Dep<T>` parameter).
+    pub fn of<T: Any + Send + Sync>() -> Self {
+        Self {
+            type_id: TypeId::of::<T>(),
+            type_name: type_name::<T>(),
+        }
+    }
+
+    /// The Rust type name, for messages.
+    pub fn type_name(&self) -> &'static str {
+        self.type_name
+    }
+
+    pub(crate) fn type_id(&self) -> TypeId {
+        self.type_id
+    }
+}
+
+impl PartialEq for Dependency {
+    fn eq(&self, other: &Self) -> bool {
+        self.type_id == other.type_id
+    }
+}
+
+/// The dependencies available to tools, keyed by type. Cheap to clone.
+#[derive(Clone, Default)]
+pub struct Deps {
+    map: Arc<HashMap<TypeId, Arc<dyn Any + Send + Sync>>>,
+}
+
+impl Deps {
+    /// Looks up the dependency of type `T`.
+    pub fn get<T: Any + Send + Sync>(&self) -> Option<Dep<T>> {
+        let value = self.map.get(&TypeId::of::<T>())?;
+        Arc::clone(value).downcast::<T>().ok().map(Dep)
+    }
+
+    /// `true` when a value of the dependency's type was provided.
+    pub fn provides(&self, dependency: &Dependency) -> bool {
+        self.map.contains_key(&dependency.type_id())
+    }
+
+    /// The number of dependencies.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// `true` when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+}
+
+impl fmt::Debug for Deps {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Deps")
+            .field("len", &self.map.len())
+            .finish()
+    }
+}
+
+/// Collects dependencies before they are frozen into a [`Deps`].
+#[derive(Default)]
+pub(crate) struct DepsBuilder {
+    map: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
+}
+
+impl DepsBuilder {
+    pub(crate) fn insert<T: Any + Send + Sync>(&mut self, value: Arc<T>) {
+        // A later value of the same type replaces the earlier one, like `HashMap::insert`.
+        self.map.insert(TypeId::of::<T>(), value);
+    }
+
+    pub(crate) fn build(self) -> Deps {
+        Deps {
+            map: Arc::new(self.map),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, PartialEq)]
+    struct Store(u32);
+
+    #[test]
+    fn deps_are_found_by_type() {
+        let mut builder = DepsBuilder::default();
+        builder.insert(Arc::new(Store(7)));
+        let deps = builder.build();
+        assert_eq!(deps.get::<Store>().map(|d| d.0.0), Some(7));
+        assert!(deps.get::<String>().is_none());
+        assert!(deps.provides(&Dependency::of::<Store>()));
+        assert!(!deps.provides(&Dependency::of::<u8>()));
+        assert_eq!(deps.len(), 1);
+    }
+
+    #[test]
+    fn dep_derefs_and_clones_the_arc() {
+        let dep = Dep::new(Store(1));
+        let other = dep.clone();
+        assert_eq!(*other, Store(1));
+        assert_eq!(Arc::strong_count(&dep.into_arc()), 2);
+    }
+}

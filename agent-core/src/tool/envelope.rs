@@ -1,0 +1,368 @@
+//! The size cap on results sent back to the model.
+//!
+//! On-device models have small context windows, so every result is capped (2 KB by default)
+//! before it goes back. The cap counts real UTF-8 bytes of the compact JSON (a Korean syllable
+//! is 3 bytes), the output is always valid JSON, and a character is never split.
+//!
+//! Over the cap, an `ok` result keeps what fits rather than nothing: the largest arrays and
+//! strings are cut to a prefix, each cut is recorded under `"_truncated"` with how much was
+//! shown of how much (`{"items": {"shown": 3, "total": 20}}`, for strings in characters), and
+//! a `"_hint"` tells the model to ask a single-item query tool for details. Only when even that
+//! cannot fit does the data become the reference spec's `{"_truncated": true, "_hint": "…"}`.
+//! An `error` or `cancelled` result over the cap has its `reason` cut.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use super::result::ToolResult;
+
+/// The default cap: 2 KB, as in the reference spec.
+pub const DEFAULT_MAX_BYTES: usize = 2048;
+
+/// The default hint added to a truncated result.
+pub const DEFAULT_HINT: &str =
+    "결과가 너무 길어 일부만 보냅니다. 항목 하나를 자세히 보려면 단건 조회 도구를 사용하세요.";
+
+/// The smallest cap honoured: below it not even the fallback envelope fits.
+const MIN_MAX_BYTES: usize = 64;
+
+/// How big a result may be, and what to tell the model when it was cut.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultCap {
+    max_bytes: usize,
+    hint: Cow<'static, str>,
+}
+
+impl Default for ResultCap {
+    fn default() -> Self {
+        Self::new(DEFAULT_MAX_BYTES)
+    }
+}
+
+impl ResultCap {
+    /// A cap of `max_bytes` UTF-8 bytes (at least 64) with the default hint.
+    pub fn new(max_bytes: usize) -> Self {
+        Self {
+            max_bytes: max_bytes.max(MIN_MAX_BYTES),
+            hint: Cow::Borrowed(DEFAULT_HINT),
+        }
+    }
+
+    /// Replaces the hint, e.g. to name the app's own single-item tool.
+    pub fn with_hint(mut self, hint: impl Into<Cow<'static, str>>) -> Self {
+        self.hint = hint.into();
+        self
+    }
+
+    /// The cap in bytes.
+    pub fn max_bytes(&self) -> usize {
+        self.max_bytes
+    }
+
+    /// Encodes `result` within the cap.
+    pub fn apply(&self, result: &ToolResult) -> Capped {
+        let value = result.to_value();
+        let json = value.to_string();
+        if json.len() <= self.max_bytes {
+            return Capped {
+                value,
+                json,
+                truncated: false,
+            };
+        }
+        let value = match result {
+            ToolResult::Ok { data } => self.cap_data(data),
+            ToolResult::Error(_) | ToolResult::Cancelled { .. } => self.cap_reason(value),
+        };
+        let json = value.to_string();
+        Capped {
+            value,
+            json,
+            truncated: true,
+        }
+    }
+
+    /// Cuts the largest arrays and strings of `data` until the envelope fits.
+    fn cap_data(&self, data: &Value) -> Value {
+        let mut data = match data {
+            Value::Object(map) => map.clone(),
+            // Markers need an object to live in; a bare array or string is wrapped.
+            other => Map::from_iter([("_value".to_owned(), other.clone())]),
+        };
+        let mut notes = Map::new();
+        loop {
+            let envelope = self.envelope(&data, &notes);
+            let size = envelope.to_string().len();
+            if size <= self.max_bytes {
+                return envelope;
+            }
+            let overshoot = size - self.max_bytes;
+            let Some(path) = largest_cuttable(&data) else {
+                break;
+            };
+            let Some(node) = pointer_mut(&mut data, &path) else {
+                break;
+            };
+            let Some((shown, total)) = cut(node, overshoot) else {
+                break;
+            };
+            let key = path.join("/");
+            let total = match notes.get(&key) {
+                // A node cut twice keeps its original total.
+                Some(previous) => previous["total"].as_u64().unwrap_or(total as u64),
+                None => total as u64,
+            };
+            notes.insert(key, serde_json::json!({ "shown": shown, "total": total }));
+        }
+        let fallback = serde_json::json!({
+            "status": "ok",
+            "data": { "_truncated": true, "_hint": self.hint },
+        });
+        if fallback.to_string().len() <= self.max_bytes {
+            fallback
+        } else {
+            serde_json::json!({ "status": "ok", "data": { "_truncated": true } })
+        }
+    }
+
+    fn envelope(&self, data: &Map<String, Value>, notes: &Map<String, Value>) -> Value {
+        let mut data = data.clone();
+        if !notes.is_empty() {
+            data.insert("_truncated".into(), Value::Object(notes.clone()));
+            data.insert("_hint".into(), Value::String(self.hint.to_string()));
+        }
+        serde_json::json!({ "status": "ok", "data": data })
+    }
+
+    /// Cuts the `reason` of an error or cancelled envelope to fit.
+    fn cap_reason(&self, mut envelope: Value) -> Value {
+        let size = envelope.to_string().len();
+        if let Some(reason) = envelope.get_mut("reason") {
+            cut(reason, size.saturating_sub(self.max_bytes));
+        }
+        envelope
+    }
+}
+
+/// A result encoded within a cap.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Capped {
+    /// The capped envelope as a value (what a chat session receives).
+    pub value: Value,
+    /// The same envelope as compact JSON, at most the cap's size.
+    pub json: String,
+    /// `true` when something was cut.
+    pub truncated: bool,
+}
+
+impl ToolResult {
+    /// The compact wire JSON of this result, cut to at most `max_bytes` UTF-8 bytes (see
+    /// [`ResultCap`] for how).
+    pub fn encode(&self, max_bytes: usize) -> String {
+        ResultCap::new(max_bytes).apply(self).json
+    }
+}
+
+/// Below this many characters a string is not worth cutting further.
+const MIN_STRING_CHARS: usize = 8;
+
+/// The path (object keys and array indices) of the biggest array or long string in `data`.
+fn largest_cuttable(data: &Map<String, Value>) -> Option<Vec<String>> {
+    fn visit(value: &Value, path: &mut Vec<String>, best: &mut Option<(usize, Vec<String>)>) {
+        let cuttable = match value {
+            Value::Array(items) => !items.is_empty(),
+            Value::String(text) => text.chars().nth(MIN_STRING_CHARS).is_some(),
+            _ => false,
+        };
+        if cuttable {
+            let size = value.to_string().len();
+            if best.as_ref().is_none_or(|(best_size, _)| size > *best_size) {
+                *best = Some((size, path.clone()));
+            }
+        }
+        match value {
+            Value::Array(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    path.push(index.to_string());
+                    visit(item, path, best);
+                    path.pop();
+                }
+            }
+            Value::Object(map) => {
+                for (key, item) in map {
+                    path.push(key.clone());
+                    visit(item, path, best);
+                    path.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut best = None;
+    let mut path = Vec::new();
+    for (key, value) in data {
+        path.push(key.clone());
+        visit(value, &mut path, &mut best);
+        path.pop();
+    }
+    best.map(|(_, path)| path)
+}
+
+fn pointer_mut<'a>(data: &'a mut Map<String, Value>, path: &[String]) -> Option<&'a mut Value> {
+    let (first, rest) = path.split_first()?;
+    let mut node = data.get_mut(first)?;
+    for step in rest {
+        node = match node {
+            Value::Object(map) => map.get_mut(step)?,
+            Value::Array(items) => items.get_mut(step.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(node)
+}
+
+/// Shrinks an array or string by at least `overshoot` bytes of JSON where it can, and always
+/// by at least one element or character. Returns (shown, total) in elements or characters.
+fn cut(node: &mut Value, overshoot: usize) -> Option<(usize, usize)> {
+    match node {
+        Value::Array(items) => {
+            let total = items.len();
+            let mut removed = 0;
+            while let Some(item) = items.pop() {
+                removed += item.to_string().len() + 1;
+                if removed >= overshoot {
+                    break;
+                }
+            }
+            Some((items.len(), total))
+        }
+        Value::String(text) => {
+            let total = text.chars().count();
+            // Room for the ellipsis (3 bytes), and never less than one character of progress.
+            let target = text.len().saturating_sub(overshoot + '…'.len_utf8());
+            let mut end = target.min(text.len().saturating_sub(1));
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            text.truncate(end);
+            let shown = text.chars().count();
+            text.push('…');
+            Some((shown, total))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn items(n: usize, summary: &str) -> Value {
+        let items: Vec<Value> = (0..n)
+            .map(|i| json!({"id": format!("build.habit-{i}"), "title": "아침 걷기", "summary": summary}))
+            .collect();
+        json!({"count": n, "items": items})
+    }
+
+    #[test]
+    fn small_results_pass_untouched() {
+        let result = ToolResult::ok(json!({"count": 0, "items": []}));
+        let capped = ResultCap::default().apply(&result);
+        assert!(!capped.truncated);
+        assert_eq!(
+            capped.json,
+            r#"{"status":"ok","data":{"count":0,"items":[]}}"#
+        );
+        assert_eq!(result.encode(2048), capped.json);
+    }
+
+    #[test]
+    fn long_arrays_keep_a_prefix_with_counts_and_a_hint() {
+        let result = ToolResult::ok(items(40, "매일 아침 10분 동네를 걷습니다."));
+        let capped = ResultCap::default().apply(&result);
+        assert!(capped.truncated);
+        assert!(capped.json.len() <= 2048, "{} bytes", capped.json.len());
+        let data = &capped.value["data"];
+        let shown = data["items"].as_array().unwrap().len();
+        assert!(shown > 5 && shown < 40, "kept {shown} items");
+        assert_eq!(
+            data["_truncated"]["items"],
+            json!({"shown": shown, "total": 40})
+        );
+        assert_eq!(data["_hint"], DEFAULT_HINT);
+        assert_eq!(data["count"], 40, "other fields are kept");
+        // The encoded text round-trips to the same value.
+        assert_eq!(
+            serde_json::from_str::<Value>(&capped.json).unwrap(),
+            capped.value
+        );
+    }
+
+    #[test]
+    fn korean_text_is_measured_in_utf8_bytes_and_never_split() {
+        let long = "가".repeat(1000); // 3000 bytes, 1000 UTF-16 units
+        let result = ToolResult::ok(json!({"note": long}));
+        let capped = ResultCap::default().apply(&result);
+        assert!(capped.json.len() <= 2048);
+        let note = capped.value["data"]["note"].as_str().unwrap();
+        assert!(note.ends_with('…'));
+        assert!(note.trim_end_matches('…').chars().all(|c| c == '가'));
+        let shown = note.chars().count() - 1;
+        assert_eq!(
+            capped.value["data"]["_truncated"]["note"],
+            json!({"shown": shown, "total": 1000})
+        );
+        // As much as fits is kept, not a token amount.
+        assert!(capped.json.len() > 1800, "{} bytes", capped.json.len());
+    }
+
+    #[test]
+    fn every_cap_gives_valid_json_within_the_cap() {
+        let result = ToolResult::ok(items(25, &"설명이 긴 요약문 ".repeat(20)));
+        for max in [64, 100, 200, 333, 512, 1000, 2048, 4096] {
+            let capped = ResultCap::new(max).apply(&result);
+            assert!(
+                capped.json.len() <= max,
+                "cap {max}: {} bytes",
+                capped.json.len()
+            );
+            let parsed: Value = serde_json::from_str(&capped.json).unwrap();
+            assert_eq!(parsed["status"], "ok");
+        }
+    }
+
+    #[test]
+    fn when_nothing_fits_the_reference_fallback_is_used() {
+        let many: Map<String, Value> = (0..20).map(|i| (format!("k{i}"), json!(i))).collect();
+        let capped = ResultCap::new(64).apply(&ToolResult::ok(Value::Object(many)));
+        assert!(capped.json.len() <= 64);
+        assert_eq!(capped.value["data"]["_truncated"], true);
+        let with_hint = ResultCap::new(200).with_hint("짧은 힌트");
+        let many: Map<String, Value> = (0..60).map(|i| (format!("k{i}"), json!(i))).collect();
+        let capped = with_hint.apply(&ToolResult::ok(Value::Object(many)));
+        assert_eq!(
+            capped.value,
+            json!({"status": "ok", "data": {"_truncated": true, "_hint": "짧은 힌트"}})
+        );
+    }
+
+    #[test]
+    fn error_reasons_are_cut() {
+        let result = ToolResult::error("validation", "잘못된 값 ".repeat(500));
+        let capped = ResultCap::default().apply(&result);
+        assert!(capped.truncated && capped.json.len() <= 2048);
+        assert_eq!(capped.value["code"], "validation");
+        assert!(capped.value["reason"].as_str().unwrap().ends_with('…'));
+    }
+
+    #[test]
+    fn non_object_data_is_wrapped_to_carry_markers() {
+        let result = ToolResult::ok(Value::Array((0..1000).map(Value::from).collect()));
+        let capped = ResultCap::default().apply(&result);
+        assert!(capped.json.len() <= 2048);
+        assert!(capped.value["data"]["_value"].is_array());
+        assert_eq!(capped.value["data"]["_truncated"]["_value"]["total"], 1000);
+    }
+}
