@@ -1,0 +1,141 @@
+//! `log_tracker_entry` (R5: one entry per habit and day, guarded by the database) and
+//! `get_streak` (reads a habit's entries and hands them to [`crate::streak`]).
+
+use rusqlite::OptionalExtension;
+use serde::Serialize;
+
+use super::habits::habit_not_found;
+use super::{Coach, is_unique_violation};
+use crate::clock::{DbDate, day_number, format_date, resolve_date};
+use crate::error::HabitError;
+use crate::model::TrackerValue;
+use crate::rules::{self, MAX_NOTE_CHARS};
+use crate::streak::{self, StreakSummary};
+
+/// `log_tracker_entry`'s parameters.
+#[derive(Debug, Clone)]
+pub struct NewEntry {
+    /// The habit to log to (active or archived).
+    pub habit_id: i64,
+    /// `done`, or a deliberate `blank`.
+    pub value: TrackerValue,
+    /// `YYYY-MM-DD`, `today`/`오늘` or `yesterday`/`어제`; absent or blank means today. Not in the
+    /// future, not before the habit was added.
+    pub date: Option<String>,
+    /// A free note, up to 280 characters. Stored, never returned.
+    pub note: Option<String>,
+}
+
+/// `log_tracker_entry`'s result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LoggedEntry {
+    /// The new entry's id.
+    pub entry_id: i64,
+    /// The habit it belongs to.
+    pub habit_id: i64,
+    /// The day it records, `YYYY-MM-DD`.
+    pub date: String,
+    /// What it records.
+    pub value: TrackerValue,
+}
+
+impl Coach {
+    /// `log_tracker_entry(habit_id, value, date?, note?)` → `{entry_id, habit_id, date, value}`.
+    ///
+    /// Checks, in order: the date reads as a date (`invalid_date`) and is not after today
+    /// (`future_date`); the note is within its limit (`invalid_text`); then, in the write
+    /// transaction, the habit exists (`not_found`), the date is not before the day it was added
+    /// (`invalid_date`), and — by the `UNIQUE(habit_id, date)` constraint itself, so that it
+    /// holds against concurrent writers — the habit has no entry for that day yet (`duplicate`).
+    /// An entry is never overwritten.
+    pub fn log_tracker_entry(&self, req: NewEntry) -> Result<LoggedEntry, HabitError> {
+        let today = self.clock.today();
+        let date = resolve_date(req.date.as_deref(), today)?;
+        if date > today {
+            return Err(HabitError::FutureDate {
+                date: format_date(date),
+                today: format_date(today),
+            });
+        }
+        let note = rules::optional_text("note", req.note.as_deref(), MAX_NOTE_CHARS)?;
+
+        self.store.write(|tx| {
+            let created: DbDate = tx
+                .query_row("SELECT created_on FROM habits WHERE id = ?1", [req.habit_id], |r| r.get(0))
+                .optional()?
+                .ok_or_else(|| habit_not_found(req.habit_id))?;
+            if date < created.0 {
+                return Err(HabitError::InvalidDate {
+                    input: format_date(date),
+                    reason: format!("habit {} was added on {}; log from that day on", req.habit_id, format_date(created.0)),
+                });
+            }
+            // No "does an entry exist?" query first: that check would race. The constraint
+            // decides, and its verdict becomes `duplicate`.
+            let inserted = tx.execute(
+                "INSERT INTO tracker_entries (habit_id, entry_date, value, note) VALUES (?1, ?2, ?3, ?4)",
+                rusqlite::params![req.habit_id, DbDate(date), req.value, note],
+            );
+            match inserted {
+                Ok(_) => Ok(LoggedEntry {
+                    entry_id: tx.last_insert_rowid(),
+                    habit_id: req.habit_id,
+                    date: format_date(date),
+                    value: req.value,
+                }),
+                Err(e) if is_unique_violation(&e) => {
+                    let existing: Option<TrackerValue> = tx
+                        .query_row(
+                            "SELECT value FROM tracker_entries WHERE habit_id = ?1 AND entry_date = ?2",
+                            rusqlite::params![req.habit_id, DbDate(date)],
+                            |r| r.get(0),
+                        )
+                        .optional()?;
+                    let already = existing.map_or_else(String::new, |v| format!(" (as {v})"));
+                    Err(HabitError::Duplicate(format!(
+                        "R5: habit {} already has an entry for {}{already}; one entry per habit per day",
+                        req.habit_id,
+                        format_date(date)
+                    )))
+                }
+                Err(e) => Err(e.into()),
+            }
+        })
+    }
+
+    /// `get_streak(habit_id)` → `{current_streak, longest_streak, done_count_30d,
+    /// done_count_phase42, tier, never_miss_twice_broken}`, as defined in the crate docs
+    /// ("Streaks"). Errors: `not_found`.
+    pub fn get_streak(&self, habit_id: i64) -> Result<StreakSummary, HabitError> {
+        let today = self.clock.today();
+        let (created, entries) = self.store.read(|tx| {
+            let created: DbDate = tx
+                .query_row(
+                    "SELECT created_on FROM habits WHERE id = ?1",
+                    [habit_id],
+                    |r| r.get(0),
+                )
+                .optional()?
+                .ok_or_else(|| habit_not_found(habit_id))?;
+            let mut stmt =
+                tx.prepare("SELECT entry_date, value FROM tracker_entries WHERE habit_id = ?1")?;
+            let entries = stmt
+                .query_map([habit_id], |r| {
+                    let date: DbDate = r.get(0)?;
+                    Ok((day_number(date.0), r.get::<_, TrackerValue>(1)?))
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok((created, entries))
+        })?;
+        Ok(streak::summarize(
+            day_number(created.0),
+            day_number(today),
+            &entries,
+        ))
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+#[path = "tracker_tests.rs"]
+mod tests;
