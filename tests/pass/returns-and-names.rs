@@ -1,0 +1,34 @@
+//! Plain and unit returns, a `name` override, a raw identifier and a serde rename.
+
+use agent_core::{Registry, ToolResult, tool};
+use serde_json::json;
+
+/// Counts things.
+#[tool(name = "count_things", timeout_ms = 1000)]
+async fn count(
+    /// What kind of thing.
+    r#type: String,
+    /// The maximum to count.
+    #[serde(rename = "max")]
+    limit: Option<u32>,
+) -> u32 {
+    r#type.len() as u32 + limit.unwrap_or(0)
+}
+
+/// Does nothing, successfully.
+#[tool(summary = "nothing to confirm {{really}}")]
+async fn noop() {}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let registry = Registry::builder().discover().build().expect("registry");
+    assert_eq!(registry.names().collect::<Vec<_>>(), ["count_things", "noop"]);
+    let tool = registry.get("count_things").expect("count_things");
+    assert_eq!(tool.timeout(), Some(std::time::Duration::from_secs(1)));
+    let properties = tool.parameters()["properties"].as_object().expect("properties");
+    assert_eq!(properties.keys().collect::<Vec<_>>(), ["type", "max"]);
+
+    let result = registry.dispatch("count_things", json!({"type": "abc", "max": 2})).await;
+    assert_eq!(result, ToolResult::ok(json!(5)));
+    assert_eq!(registry.dispatch("noop", json!(null)).await, ToolResult::ok(json!({})));
+}

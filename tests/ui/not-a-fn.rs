@@ -1,0 +1,7 @@
+use agent_core::tool;
+
+/// A habit.
+#[tool]
+struct Habit;
+
+fn main() {}
