@@ -35,31 +35,35 @@ pub mod __private {
     };
 
     use serde::Serialize;
-    use serde::de::DeserializeOwned;
-
-    /// A plain `T: Serialize` returned by a tool fn.
-    pub struct Plain<T>(pub T);
-
-    impl<T: Serialize> IntoToolResult for Plain<T> {
-        fn into_tool_result(self) -> ToolResult {
-            crate::tool::result::serialize_output(&self.0)
-        }
-    }
 
     /// A tool fn without a return type answers `{}`.
     pub fn unit_result(_: ()) -> ToolResult {
         ToolResult::ok(serde_json::Value::Object(serde_json::Map::new()))
     }
 
-    /// Spanned on a parameter's type: it must come from JSON and describe itself.
-    pub fn assert_argument<T: DeserializeOwned + schemars::JsonSchema>() {}
+    /// How the generated handler obtains one injected parameter, and what it declares.
+    pub struct Injector<T> {
+        /// The declared dependency.
+        pub dependency: crate::tool::Dependency,
+        /// Takes the value out of a call.
+        pub from_call: fn(&ToolCall) -> Result<T, crate::DispatchError>,
+    }
 
-    /// Spanned on an injected parameter's type.
-    pub fn assert_injected<T: Injected>() {}
+    /// The single place an injected parameter's type is checked (spanned on that type).
+    pub fn injector<T: Injected>() -> Injector<T> {
+        Injector {
+            dependency: T::dependency(),
+            from_call: T::from_call,
+        }
+    }
 
-    /// Spanned on a `Result`/`ToolResult` return type.
-    pub fn assert_into_tool_result<T: IntoToolResult>() {}
+    /// Converts a `Result`/`ToolResult` return value (spanned on the return type).
+    pub fn convert_output<T: IntoToolResult>(output: T) -> ToolResult {
+        output.into_tool_result()
+    }
 
-    /// Spanned on a plain return type.
-    pub fn assert_serialize<T: Serialize>() {}
+    /// Converts a plain `T: Serialize` return value (spanned on the return type).
+    pub fn convert_plain<T: Serialize>(output: T) -> ToolResult {
+        crate::tool::result::serialize_output(&output)
+    }
 }

@@ -6,7 +6,6 @@
 //! the generated argument struct instead.
 
 use proc_macro2::Span;
-use syn::spanned::Spanned;
 use syn::{Attribute, FnArg, Ident, ItemFn, LitStr, Pat, ReturnType, Type};
 
 use crate::docs;
@@ -25,6 +24,16 @@ impl Errors {
 
     pub(crate) fn at(&mut self, span: Span, message: impl std::fmt::Display) {
         self.push(syn::Error::new(span, message));
+    }
+
+    /// An error covering all of `tokens` (a `Span` of a multi-token node only covers its
+    /// first token on stable Rust).
+    pub(crate) fn spanned(
+        &mut self,
+        tokens: impl quote::ToTokens,
+        message: impl std::fmt::Display,
+    ) {
+        self.push(syn::Error::new_spanned(tokens, message));
     }
 
     pub(crate) fn into_result(self) -> Result<(), syn::Error> {
@@ -79,8 +88,8 @@ impl ToolFn {
         let mut params = Vec::new();
         for input in &mut item.sig.inputs {
             match input {
-                FnArg::Receiver(receiver) => errors.at(
-                    receiver.span(),
+                FnArg::Receiver(receiver) => errors.spanned(
+                    &*receiver,
                     "`self` is not supported: #[tool] fns are free functions; take shared state as a `Dep<T>` parameter",
                 ),
                 FnArg::Typed(pat_type) => {
@@ -138,8 +147,8 @@ impl Param {
                 pat_ident.ident.clone()
             }
             _ => {
-                errors.at(
-                    pat.span(),
+                errors.spanned(
+                    pat,
                     "patterns are not supported in #[tool] parameters: use a plain name, e.g. `point: Point`; its name becomes the argument's JSON key",
                 );
                 return None;
@@ -151,12 +160,12 @@ impl Param {
             ParamKind::Argument
         };
         match ty {
-            Type::ImplTrait(_) => errors.at(
-                ty.span(),
+            Type::ImplTrait(_) => errors.spanned(
+                ty,
                 "`impl Trait` parameters are not supported: a tool parameter needs a concrete type to derive its JSON Schema",
             ),
-            Type::Reference(_) if kind == ParamKind::Argument => errors.at(
-                ty.span(),
+            Type::Reference(_) if kind == ParamKind::Argument => errors.spanned(
+                ty,
                 "borrowed parameters are not supported: tool arguments are deserialized from the model's JSON, so use an owned type (`String` instead of `&str`)",
             ),
             _ => {}
@@ -177,13 +186,13 @@ impl Param {
                 }
                 passthrough.push(attr);
             } else if kind == ParamKind::Injected {
-                errors.at(
-                    attr.span(),
+                errors.spanned(
+                    &attr,
                     "an injected `Dep<T>` parameter is not part of the schema and takes no attributes",
                 );
             } else {
-                errors.at(
-                    attr.span(),
+                errors.spanned(
+                    &attr,
                     "unsupported attribute on a #[tool] parameter: only `///` docs, `#[schemars(...)]` and `#[serde(...)]` are allowed",
                 );
             }

@@ -5,7 +5,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use syn::meta::ParseNestedMeta;
-use syn::{Expr, LitBool, LitInt, LitStr};
+use syn::{Expr, ExprLit, Lit, LitBool, LitInt, LitStr};
 
 /// The keys `#[tool]` accepts, in the order error messages list them.
 pub(crate) const KEYS: &[&str] = &[
@@ -68,12 +68,14 @@ impl ToolAttr {
             ),
             "destructive" => {
                 let value = if meta.input.peek(syn::Token![=]) {
-                    let value = meta.value()?;
-                    match value.parse::<LitBool>() {
-                        Ok(lit) => lit.value,
-                        Err(_) => {
-                            return Err(syn::Error::new(
-                                value.span(),
+                    match meta.value()?.parse::<Expr>()? {
+                        Expr::Lit(ExprLit {
+                            lit: Lit::Bool(LitBool { value, .. }),
+                            ..
+                        }) => value,
+                        other => {
+                            return Err(syn::Error::new_spanned(
+                                other,
                                 "expected `true` or `false`: write `#[tool(destructive)]` or `#[tool(destructive = false)]`",
                             ));
                         }
@@ -93,13 +95,17 @@ impl ToolAttr {
                 set(&mut self.confirm_if, expr, &key, span)
             }
             "timeout_ms" => {
-                let value = meta.value()?;
-                let lit = value.parse::<LitInt>().map_err(|_| {
-                    syn::Error::new(
-                        value.span(),
-                        "expected an integer number of milliseconds: `timeout_ms = 5000`",
-                    )
-                })?;
+                let lit = match meta.value()?.parse::<Expr>()? {
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Int(lit), ..
+                    }) => lit,
+                    other => {
+                        return Err(syn::Error::new_spanned(
+                            other,
+                            "expected an integer number of milliseconds: `timeout_ms = 5000`",
+                        ));
+                    }
+                };
                 set(&mut self.timeout_ms, lit, &key, span)
             }
             other => Err(syn::Error::new(span, unknown_key_message(other))),
@@ -122,12 +128,15 @@ fn string_value(meta: &ParseNestedMeta<'_>, key: &str, example: &str) -> syn::Re
     let value = meta
         .value()
         .map_err(|_| meta.error(format!("`{key}` needs a value: `{key} = \"{example}\"`")))?;
-    value.parse::<LitStr>().map_err(|_| {
-        syn::Error::new(
-            value.span(),
+    match value.parse::<Expr>()? {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(lit), ..
+        }) => Ok(lit),
+        other => Err(syn::Error::new_spanned(
+            other,
             format!("expected a string literal: `{key} = \"{example}\"`"),
-        )
-    })
+        )),
+    }
 }
 
 fn unknown_key_message(key: &str) -> String {
@@ -136,7 +145,34 @@ fn unknown_key_message(key: &str) -> String {
         .map(|k| format!("`{k}`"))
         .collect::<Vec<_>>()
         .join(", ");
-    format!("unknown #[tool] argument `{key}`; expected one of {expected}")
+    let suggestion = KEYS
+        .iter()
+        .map(|k| (edit_distance(key, k), k))
+        .filter(|(distance, _)| *distance <= 2)
+        .min()
+        .map(|(_, k)| format!(" (did you mean `{k}`?)"))
+        .unwrap_or_default();
+    format!("unknown #[tool] argument `{key}`{suggestion}; expected one of {expected}")
+}
+
+/// Levenshtein distance, for "did you mean" on misspelled keys.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                diagonal
+            } else {
+                1 + diagonal.min(row[j]).min(above)
+            };
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 fn path_text(path: &syn::Path) -> String {

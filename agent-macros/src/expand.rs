@@ -71,23 +71,25 @@ fn generate(attr: &ToolAttr, tool: &ToolFn) -> TokenStream {
     let injected_idents = tool.injected().map(|p| &p.ident);
     let injected_types: Vec<_> = tool.injected().map(|p| &p.ty).collect();
 
-    let argument_assertions = tool.arguments().map(|param| {
-        let ty = &param.ty;
-        quote_spanned!(ty.span()=> #ac::assert_argument::<#ty>();)
-    });
-    let injected_assertions = injected_types
+    // Each trait requirement is checked at exactly one place, spanned on the user's own
+    // type, so one mistake gives one error pointing at it. (Argument types are checked by
+    // the derives on the argument struct, whose fields carry the user's spans.)
+    let injectors: Vec<_> = injected_types
         .iter()
-        .map(|ty| quote_spanned!(ty.span()=> #ac::assert_injected::<#ty>();));
-    let (output_assertion, convert) = match &tool.output {
-        Output::Unit => (quote!(), quote!(#ac::unit_result(__output))),
-        Output::Direct(ty) => (
-            quote_spanned!(ty.span()=> #ac::assert_into_tool_result::<#ty>();),
-            quote!(#ac::IntoToolResult::into_tool_result(__output)),
-        ),
-        Output::Plain(ty) => (
-            quote_spanned!(ty.span()=> #ac::assert_serialize::<#ty>();),
-            quote!(#ac::IntoToolResult::into_tool_result(#ac::Plain(__output))),
-        ),
+        .enumerate()
+        .map(|(i, ty)| {
+            let ident = format_ident!("__agent_tool_injector_{}", i);
+            let body = quote_spanned!(ty.span()=> #ac::injector::<#ty>());
+            let item = quote!(fn #ident() -> #ac::Injector<#ty> { #body });
+            (ident, item)
+        })
+        .collect();
+    let injector_idents: Vec<_> = injectors.iter().map(|(ident, _)| ident).collect();
+    let injector_items = injectors.iter().map(|(_, item)| item);
+    let convert = match &tool.output {
+        Output::Unit => quote!(#ac::unit_result(__output)),
+        Output::Direct(ty) => quote_spanned!(ty.span()=> #ac::convert_output::<#ty>(__output)),
+        Output::Plain(ty) => quote_spanned!(ty.span()=> #ac::convert_plain::<#ty>(__output)),
     };
 
     let label = attr.label.as_ref().map(|label| quote!(.label(#label)));
@@ -123,7 +125,13 @@ fn generate(attr: &ToolAttr, tool: &ToolFn) -> TokenStream {
     let struct_doc = format!(
         "The `#[tool]` declaration of [`{fn_ident}`](fn@{fn_ident}): pass it to `RegistryBuilder::tool` to register the tool `{name}`."
     );
-    let name_guard = format_ident!("__AGENT_TOOL_NAMED_{}", name, span = name_span);
+    // Read in rustc's E0428 as "the name `…_is_used_twice` is defined multiple times".
+    let name_guard = format_ident!("tool_name_{}_is_used_twice", name, span = name_span);
+    let name_guard = quote_spanned! {name_span=>
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, dead_code)]
+        const #name_guard: () = ();
+    };
 
     quote! {
         #item
@@ -134,9 +142,7 @@ fn generate(attr: &ToolAttr, tool: &ToolFn) -> TokenStream {
 
         // Two tools with one name in one module collide here at compile time; across modules
         // `RegistryBuilder::build` reports the clash with both locations.
-        #[doc(hidden)]
-        #[allow(non_upper_case_globals, dead_code)]
-        const #name_guard: () = ();
+        #name_guard
 
         const _: () = {
             #[derive(#ac::serde::Deserialize, #ac::schemars::JsonSchema)]
@@ -146,12 +152,7 @@ fn generate(attr: &ToolAttr, tool: &ToolFn) -> TokenStream {
                 #(#fields),*
             }
 
-            #[allow(dead_code)]
-            fn __agent_tool_assertions() {
-                #(#argument_assertions)*
-                #(#injected_assertions)*
-                #output_assertion
-            }
+            #(#injector_items)*
 
             fn __agent_tool_handler(
                 __call: #ac::ToolCall,
@@ -164,13 +165,12 @@ fn generate(attr: &ToolAttr, tool: &ToolFn) -> TokenStream {
                         }
                     };
                     #(
-                        let #injected_idents: #injected_types =
-                            match <#injected_types as #ac::Injected>::from_call(&__call) {
-                                ::core::result::Result::Ok(dep) => dep,
-                                ::core::result::Result::Err(error) => {
-                                    return ::core::convert::From::from(error);
-                                }
-                            };
+                        let #injected_idents = match (#injector_idents().from_call)(&__call) {
+                            ::core::result::Result::Ok(dep) => dep,
+                            ::core::result::Result::Err(error) => {
+                                return ::core::convert::From::from(error);
+                            }
+                        };
                     )*
                     let __AgentToolArgs { #(#argument_idents),* } = __args;
                     let __output = #fn_ident(#(#call_idents),*).await;
@@ -189,7 +189,7 @@ fn generate(attr: &ToolAttr, tool: &ToolFn) -> TokenStream {
                         #confirm_if
                         #summary
                         #timeout
-                        #(.dependency(<#injected_types as #ac::Injected>::dependency()))*
+                        #(.dependency(#injector_idents().dependency))*
                         .source(#source)
                         .handler(__agent_tool_handler)
                         .build()

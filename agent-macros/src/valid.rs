@@ -38,8 +38,8 @@ fn check_signature(tool: &ToolFn, errors: &mut Errors) {
         );
     }
     if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
-        errors.at(
-            sig.generics.span(),
+        errors.spanned(
+            &sig.generics,
             "generic #[tool] fns are not supported: a tool's JSON Schema must be known when the binary is built; use concrete types",
         );
     }
@@ -53,10 +53,10 @@ fn check_signature(tool: &ToolFn, errors: &mut Errors) {
         );
     }
     if let Some(abi) = &sig.abi {
-        errors.at(abi.span(), "#[tool] fns cannot have an explicit ABI");
+        errors.spanned(abi, "#[tool] fns cannot have an explicit ABI");
     }
     if let Some(variadic) = &sig.variadic {
-        errors.at(variadic.span(), "#[tool] fns cannot be variadic");
+        errors.spanned(variadic, "#[tool] fns cannot be variadic");
     }
 }
 
@@ -113,8 +113,8 @@ fn check_attr(attr: &ToolAttr, tool: &ToolFn, errors: &mut Errors) {
     if let Some(expr) = &attr.confirm_if
         && !attr.is_destructive()
     {
-        errors.at(
-            expr.span(),
+        errors.spanned(
+            expr,
             "`confirm_if` decides which calls of a destructive tool need confirmation; add `destructive`",
         );
     }
