@@ -119,6 +119,14 @@ impl HabitError {
     }
 }
 
+/// What a `#[tool]` fn returning `Result<_, HabitError>` sends to the model:
+/// `{status:"error", code, reason}` with [`HabitError::code`] and the `Display` text.
+impl From<HabitError> for agent_core::ToolError {
+    fn from(err: HabitError) -> Self {
+        agent_core::ToolError::new(err.code(), err.to_string())
+    }
+}
+
 impl From<rusqlite::Error> for HabitError {
     fn from(err: rusqlite::Error) -> Self {
         Self::Storage(StoreError::Sqlite(err))
@@ -223,5 +231,72 @@ pub(crate) fn echo(input: &str) -> String {
     } else {
         let head: String = input.chars().take(MAX).collect();
         format!("{head}…")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn converts_to_the_runtime_tool_error_with_code_and_reason() {
+        let err = HabitError::Avoidance {
+            phrase: "안 하기"
+        };
+        let reason = err.to_string();
+        let tool: agent_core::ToolError = err.into();
+        assert_eq!(tool.code(), "r7_avoidance");
+        assert_eq!(tool.reason(), reason);
+        assert!(tool.reason().contains("\"안 하기\""), "{}", tool.reason());
+    }
+
+    #[test]
+    fn every_variant_has_a_distinct_snake_case_code() {
+        let all = [
+            HabitError::NotFound {
+                what: "habit 1".into(),
+            },
+            HabitError::Quota {
+                habit_type: HabitType::Build,
+                limit: 3,
+            },
+            HabitError::Duplicate("x".into()),
+            HabitError::Avoidance { phrase: "stop" },
+            HabitError::NotBuildOrBreak {
+                id: "diet.dash".into(),
+                kind: "diet",
+            },
+            HabitError::InvalidDate {
+                input: "x".into(),
+                reason: "y".into(),
+            },
+            HabitError::FutureDate {
+                date: "2030-01-01".into(),
+                today: "2025-01-01".into(),
+            },
+            HabitError::InvalidText {
+                field: "note",
+                reason: "y".into(),
+            },
+            HabitError::InvalidValue {
+                field: "limit",
+                reason: "y".into(),
+            },
+            HabitError::Storage(StoreError::NoDataDir),
+        ];
+        let codes: std::collections::HashSet<&str> = all.iter().map(HabitError::code).collect();
+        assert_eq!(codes.len(), all.len());
+        assert!(codes.iter().all(|c| {
+            c.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        }));
+    }
+
+    #[test]
+    fn echo_shortens_long_input() {
+        assert_eq!(echo("짧다"), "짧다");
+        let long = echo(&"가".repeat(1000));
+        assert_eq!(long.chars().count(), 41);
+        assert!(long.ends_with('…'));
     }
 }

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{HabitError, echo};
 
 /// A habit's type, fixed by the kind of protocol it was created from (R8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum HabitType {
     /// A habit to build, from a `build.…` protocol. At most 3 active (R3).
@@ -52,7 +52,7 @@ impl fmt::Display for HabitType {
 /// - `blank` — a **deliberate** blank: the user decided not to do it that day (rest day, illness,
 ///   travel) and said so. It is not done, so it ends a streak of done days; but it is not a miss
 ///   either, so it never breaks "never miss twice". See the crate docs for why.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TrackerValue {
     /// Done that day (at least the minimum dose).
@@ -83,6 +83,27 @@ impl TrackerValue {
 impl fmt::Display for TrackerValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+/// Written by hand rather than derived: the derive turns the doc comments above into a long
+/// English `oneOf`, while a tool parameter wants a plain two-value `enum` and one short Korean
+/// line (it ends up in a small model's prompt).
+impl schemars::JsonSchema for TrackerValue {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "TrackerValue".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "enum": ["done", "blank"],
+            "description": "done = 했음(최소량 이상), blank = 일부러 쉰 날(놓친 날로 치지 않음)"
+        })
     }
 }
 
@@ -166,6 +187,18 @@ mod tests {
             assert_eq!(HabitType::from_db(t.as_str()), Some(t));
         }
         assert_eq!(HabitType::from_db("diet"), None);
+    }
+
+    #[test]
+    fn json_schema_lists_exactly_the_allowed_values() {
+        // A tool parameter typed `TrackerValue` gets this schema, so a grammar-constrained model
+        // can only send one of these two.
+        let schema = serde_json::to_value(schemars::schema_for!(TrackerValue)).unwrap_or_default();
+        assert_eq!(
+            schema["enum"],
+            serde_json::json!(["done", "blank"]),
+            "{schema}"
+        );
     }
 
     #[test]
