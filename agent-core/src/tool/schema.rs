@@ -137,6 +137,20 @@ fn shape_node(node: &mut Value, nullable: Nullable) {
         }
         Nullable::Keep => nullable_union_to_type(map),
     }
+    lead_with(map, &["type", "description", "enum"]);
+}
+
+/// Moves `keys` to the front, in that order, so every node reads alike ("type, description,
+/// …") however schemars merged its keywords.
+fn lead_with(map: &mut Map<String, Value>, keys: &[&str]) {
+    let mut ordered = Map::with_capacity(map.len());
+    for key in keys {
+        if let Some(value) = map.remove(*key) {
+            ordered.insert((*key).to_owned(), value);
+        }
+    }
+    ordered.append(map);
+    *map = ordered;
 }
 
 /// `"type": ["string", "null"]` → `"type": "string"`.
@@ -238,7 +252,8 @@ fn collapse_const_union(map: &mut Map<String, Value>) {
                 let name = value
                     .as_str()
                     .map_or_else(|| value.to_string(), str::to_owned);
-                notes.push(format!("{name}: {}", first_line(doc)));
+                let doc = first_line(doc).trim_end_matches(['.', '。']);
+                notes.push(format!("{name}: {doc}"));
             }
             if let Some(t) = sub.get("type")
                 && !types.contains(t)

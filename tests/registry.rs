@@ -1,0 +1,155 @@
+//! Registry building: discovery of every `#[tool]`, subsets by name and by type, hand-built
+//! definitions, and the start-up errors (unknown names, missing dependencies, bad definitions).
+
+use agent_core::{Dep, Registry, RegistryError, ToolDefinition, ToolResult, ToolSchema, tool};
+use serde_json::json;
+
+struct Clock(&'static str);
+
+/// Says what day it is.
+#[tool(label = "오늘 날짜")]
+async fn today(clock: Dep<Clock>) -> String {
+    clock.0.to_owned()
+}
+
+/// Searches the catalog.
+#[tool(label = "습관 검색")]
+async fn search_catalog(
+    /// Keyword.
+    keyword: Option<String>,
+) -> Vec<String> {
+    keyword.into_iter().collect()
+}
+
+/// Adds a habit.
+#[tool(destructive, label = "습관 추가")]
+async fn add_habit(
+    /// The habit text.
+    framed_text: String,
+) -> String {
+    framed_text
+}
+
+fn names(registry: &Registry) -> Vec<&str> {
+    registry.names().collect()
+}
+
+#[test]
+fn discover_finds_every_tool_in_declaration_order() {
+    let registry = Registry::builder()
+        .discover()
+        .dependency(Clock("2026-11-30"))
+        .build()
+        .expect("registry");
+    assert_eq!(names(&registry), ["today", "search_catalog", "add_habit"]);
+    let declarations = registry.declarations();
+    assert_eq!(declarations.len(), 3);
+    assert_eq!(declarations[1].name, "search_catalog");
+    assert_eq!(declarations[1].description, "Searches the catalog.");
+    assert_eq!(
+        registry.get("add_habit").map(|t| t.label()),
+        Some("습관 추가")
+    );
+    assert!(
+        registry
+            .get("add_habit")
+            .is_some_and(|t| t.is_destructive())
+    );
+}
+
+#[test]
+fn discover_only_keeps_the_named_subset_in_that_order() {
+    let registry = Registry::builder()
+        .discover_only(["add_habit", "search_catalog"])
+        .build()
+        .expect("registry");
+    assert_eq!(names(&registry), ["add_habit", "search_catalog"]);
+}
+
+#[test]
+fn unknown_names_are_a_build_error_listing_what_exists() {
+    let error = Registry::builder()
+        .discover_only(["delete_all"])
+        .build()
+        .expect_err("unknown");
+    assert_eq!(
+        error.to_string(),
+        "no tool is named `delete_all`; registered tools: add_habit, search_catalog, today"
+    );
+}
+
+#[test]
+fn typed_selection_names_tools_by_type() {
+    let registry = Registry::builder()
+        .tool::<search_catalog>()
+        .tool::<add_habit>()
+        .build()
+        .expect("registry");
+    assert_eq!(names(&registry), ["search_catalog", "add_habit"]);
+}
+
+#[test]
+fn selecting_the_same_tool_twice_registers_it_once() {
+    let registry = Registry::builder()
+        .tool::<add_habit>()
+        .discover_only(["add_habit"])
+        .build()
+        .expect("registry");
+    assert_eq!(names(&registry), ["add_habit"]);
+}
+
+#[test]
+fn missing_dependencies_are_a_build_error() {
+    let error = Registry::builder()
+        .tool::<today>()
+        .build()
+        .expect_err("no clock");
+    assert!(matches!(&error, RegistryError::MissingDependency { tool, .. } if tool == "today"));
+    assert!(error.to_string().contains("registry::Clock"), "{error}");
+}
+
+#[tokio::test]
+async fn hand_built_definitions_work_like_declared_ones() {
+    let echo = ToolDefinition::builder("echo", "Echoes a word.")
+        .label("메아리")
+        .schema(ToolSchema::from_validation(json!({
+            "type": "object",
+            "properties": {"word": {"type": "string", "description": "A word."}},
+            "required": ["word"]
+        })))
+        .summary("'{word}'를 말합니다")
+        .handler(
+            |call: agent_core::ToolCall| async move { ToolResult::ok(call.args()["word"].clone()) },
+        )
+        .build()
+        .expect("definition");
+    let registry = Registry::builder()
+        .definition(echo)
+        .build()
+        .expect("registry");
+    assert_eq!(
+        registry.dispatch("echo", json!({"word": "안녕"})).await,
+        ToolResult::ok(json!("안녕"))
+    );
+    let invalid = registry.dispatch("echo", json!({})).await;
+    assert_eq!(invalid.as_error().map(|e| e.code()), Some("validation"));
+}
+
+#[test]
+fn a_hand_built_tool_cannot_shadow_a_declared_one() {
+    let imposter = ToolDefinition::builder("add_habit", "Not the real one.")
+        .handler(|_: agent_core::ToolCall| async { ToolResult::ok(json!(null)) })
+        .build()
+        .expect("definition");
+    let error = Registry::builder()
+        .tool::<add_habit>()
+        .definition(imposter)
+        .build()
+        .expect_err("duplicate");
+    let message = error.to_string();
+    assert!(
+        message.starts_with("two tools are named `add_habit`: tests/registry.rs:"),
+        "{message}"
+    );
+    assert!(message.contains("a hand-built definition"), "{message}");
+}
