@@ -3,15 +3,18 @@
 // Lets `#[tool]` (which emits `::agent_core::…` paths) be used inside this crate too.
 extern crate self as agent_core;
 
+pub mod agent;
 pub mod confirm;
 pub mod dispatch;
 pub mod llm;
 pub mod registry;
 pub mod tool;
 
+pub use agent::{Agent, AgentError, AgentEvent, EventSink};
 pub use agent_macros::tool;
 pub use confirm::{ApproveAll, ConfirmRequest, Confirmation, Confirmer, DenyAll};
 pub use dispatch::{ArgumentError, DispatchError};
+pub use llm::{ChatConfig, ChatEvent, ChatSession, LlmError, ToolChoice};
 pub use registry::{Registry, RegistryBuilder, RegistryError};
 pub use tool::{
     Dep, ResultCap, Tool, ToolCall, ToolDeclaration, ToolDefinition, ToolError, ToolResult,

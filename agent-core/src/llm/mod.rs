@@ -14,6 +14,10 @@ use serde_json::Value;
 
 use crate::tool::ToolDeclaration;
 
+#[cfg(feature = "llama")]
+pub mod gemma;
+pub mod scripted;
+
 /// One thing the model produced during a turn, in the order it was produced.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -67,6 +71,17 @@ pub struct ChatConfig {
     pub tool_choice: ToolChoice,
 }
 
+impl ChatConfig {
+    /// A configuration declaring every tool of `registry`, with tool choice `Auto`.
+    pub fn new(instructions: impl Into<String>, registry: &crate::Registry) -> Self {
+        Self {
+            instructions: instructions.into(),
+            tools: registry.declarations(),
+            tool_choice: ToolChoice::Auto,
+        }
+    }
+}
+
 /// The stream of events of one model turn. It ends when the model's turn ends.
 pub type EventStream<'a> = Pin<Box<dyn Stream<Item = Result<ChatEvent, LlmError>> + Send + 'a>>;
 
@@ -84,6 +99,16 @@ pub trait ChatSession: Send {
 
     /// Forgets the conversation and starts a new one with the same configuration.
     fn clear(&mut self);
+
+    /// Appends tool results to the conversation *without* asking the model for a turn.
+    ///
+    /// The agent loop uses this when it stops at its turn limit: the calls of the model's last
+    /// turn are not run, but each still gets its (error) result in the history, so the next
+    /// user message does not follow an unanswered call. Sessions that keep history must
+    /// override it; the default forgets the results.
+    fn record_tool_results(&mut self, results: Vec<ToolResponse>) {
+        let _ = results;
+    }
 }
 
 /// Why a model backend could not produce a turn.
@@ -128,4 +153,34 @@ pub enum LlmError {
     /// The script of a scripted session ran out (tests only).
     #[error("the scripted session has no more turns")]
     ScriptExhausted,
+    /// The model's output could not be read as text or tool calls.
+    #[error("the model produced output that could not be read: {0}")]
+    InvalidOutput(String),
+    /// The turn reached its token limit before the model finished a tool call.
+    #[error(
+        "the model's turn reached the limit of {max_tokens} tokens before its tool call was complete"
+    )]
+    TurnTooLong {
+        /// The per-turn token limit.
+        max_tokens: usize,
+    },
+}
+
+impl LlmError {
+    /// A stable machine-readable code for the error (`model_not_found`, `context_full`, …),
+    /// for events and logs that should not depend on the message text.
+    pub fn code(&self) -> &'static str {
+        match self {
+            LlmError::ModelNotFound { .. } => "model_not_found",
+            LlmError::NotGguf { .. } => "not_gguf",
+            LlmError::Load(_) => "load",
+            LlmError::PromptTooLong { .. } => "prompt_too_long",
+            LlmError::ContextFull { .. } => "context_full",
+            LlmError::Grammar(_) => "grammar",
+            LlmError::Inference(_) => "inference",
+            LlmError::ScriptExhausted => "script_exhausted",
+            LlmError::InvalidOutput(_) => "invalid_output",
+            LlmError::TurnTooLong { .. } => "turn_too_long",
+        }
+    }
 }

@@ -1,0 +1,124 @@
+//! What the agent loop reports to a UI while it works, and the sink it reports to.
+//!
+//! Events are delivered synchronously, in order, on the task running the loop — so a
+//! terminal UI that prints "🔧 습관 추가 …" from the `ToolCallRequested` event is sure to have
+//! printed it before its confirmer asks "이 작업을 수행할까요?". A GUI that prefers a
+//! channel can forward events into one from its sink.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::confirm::{ConfirmRequest, Confirmation, Confirmer};
+use crate::tool::{BoxFuture, ToolResult};
+
+/// One thing that happened during a user turn.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum AgentEvent {
+    /// A piece of the model's answer, as it is generated.
+    TextDelta(String),
+    /// The model asked for a tool call, which is about to be dispatched.
+    ToolCallRequested {
+        /// Numbers the calls of this agent, to pair this event with its result.
+        call_id: u64,
+        /// The tool name the model used.
+        name: String,
+        /// The tool's human label (the name when the tool is unknown).
+        label: String,
+        /// The arguments the model sent.
+        args: Value,
+    },
+    /// A destructive call is waiting for a human.
+    ConfirmationRequested {
+        /// The call.
+        call_id: u64,
+        /// What the confirmer is shown.
+        request: ConfirmRequest,
+    },
+    /// The human answered.
+    ConfirmationResolved {
+        /// The call.
+        call_id: u64,
+        /// `true` when the call may run.
+        approved: bool,
+    },
+    /// A call finished (ran, failed, or was refused) and its result goes back to the model.
+    ToolResult {
+        /// The call.
+        call_id: u64,
+        /// The tool name.
+        name: String,
+        /// The tool's human label.
+        label: String,
+        /// The full result.
+        result: ToolResult,
+        /// What the model receives: the result within the size cap.
+        sent: Value,
+        /// `true` when `sent` is a cut-down version of `result`.
+        truncated: bool,
+    },
+    /// A notice for the user that is not the model's words (e.g. the long-conversation hint).
+    Notice(String),
+    /// The loop stopped because the model kept calling tools.
+    TurnLimitReached {
+        /// The limit.
+        max_turns: usize,
+    },
+    /// The model finished its answer.
+    Finished {
+        /// The whole answer (all text deltas of the final turn).
+        text: String,
+    },
+    /// The turn failed (model error, context full, …).
+    Error {
+        /// A stable code (`context_full`, `turn_limit`, …).
+        code: String,
+        /// A readable message.
+        message: String,
+    },
+}
+
+/// Receives agent events. Implemented for `Fn(AgentEvent) + Send + Sync` closures.
+pub trait EventSink: Send + Sync + 'static {
+    /// Handles one event. Called in order, on the loop's task; keep it quick.
+    fn emit(&self, event: AgentEvent);
+}
+
+impl<F: Fn(AgentEvent) + Send + Sync + 'static> EventSink for F {
+    fn emit(&self, event: AgentEvent) {
+        self(event)
+    }
+}
+
+/// A sink that drops every event.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct IgnoreEvents;
+
+impl EventSink for IgnoreEvents {
+    fn emit(&self, _: AgentEvent) {}
+}
+
+/// Wraps the registry's confirmer for one call, reporting the request and the answer.
+pub(crate) struct ReportingConfirmer {
+    pub(crate) inner: Arc<dyn Confirmer>,
+    pub(crate) sink: Arc<dyn EventSink>,
+    pub(crate) call_id: u64,
+}
+
+impl Confirmer for ReportingConfirmer {
+    fn confirm(&self, request: ConfirmRequest) -> BoxFuture<'_, Confirmation> {
+        Box::pin(async move {
+            self.sink.emit(AgentEvent::ConfirmationRequested {
+                call_id: self.call_id,
+                request: request.clone(),
+            });
+            let answer = self.inner.confirm(request).await;
+            self.sink.emit(AgentEvent::ConfirmationResolved {
+                call_id: self.call_id,
+                approved: answer.is_approved(),
+            });
+            answer
+        })
+    }
+}

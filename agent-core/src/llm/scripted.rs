@@ -1,0 +1,165 @@
+//! [`ScriptedSession`]: a [`ChatSession`] that plays back a script instead of running a
+//! model, and records everything it was sent — for tests of the agent loop and of UIs.
+//!
+//! The script is a FIFO of model turns; each turn is the list of events the "model" emits.
+//! Every `send_user` / `send_tool_results` consumes one turn. A [`Transcript`] handle, cloned
+//! before the session is moved into an agent, shows what the session received.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use futures::stream;
+use serde_json::Value;
+
+use super::{
+    ChatConfig, ChatEvent, ChatSession, EventStream, FunctionCall, LlmError, ToolResponse,
+};
+
+/// Builds a script turn holding one text answer.
+pub fn text(answer: impl Into<String>) -> Vec<ChatEvent> {
+    vec![ChatEvent::TextDelta(answer.into())]
+}
+
+/// Builds a script event calling `name` with `args`.
+pub fn call(name: impl Into<String>, args: Value) -> ChatEvent {
+    ChatEvent::FunctionCall(FunctionCall {
+        name: name.into(),
+        args,
+    })
+}
+
+/// What a [`ScriptedSession`] received, in order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Received {
+    /// Every user message.
+    pub user_inputs: Vec<String>,
+    /// Every batch of tool results (one batch per `send_tool_results` or `record_tool_results`).
+    pub tool_results: Vec<Vec<ToolResponse>>,
+    /// How many times the conversation was cleared.
+    pub clears: usize,
+}
+
+/// A shared view of what a [`ScriptedSession`] received.
+#[derive(Debug, Clone, Default)]
+pub struct Transcript(Arc<Mutex<Received>>);
+
+impl Transcript {
+    /// A snapshot of everything received so far.
+    pub fn received(&self) -> Received {
+        self.lock().clone()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Received> {
+        // A panic while holding this lock can only come from a test assertion elsewhere;
+        // the data is still a valid record.
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// A chat session that plays back a script (the reference spec's `MockLlmChatSession`).
+#[derive(Debug)]
+pub struct ScriptedSession {
+    config: ChatConfig,
+    script: VecDeque<Vec<ChatEvent>>,
+    transcript: Transcript,
+}
+
+impl ScriptedSession {
+    /// A session that will answer with `turns`, one per message it is sent.
+    pub fn new(config: ChatConfig, turns: impl IntoIterator<Item = Vec<ChatEvent>>) -> Self {
+        Self {
+            config,
+            script: turns.into_iter().collect(),
+            transcript: Transcript::default(),
+        }
+    }
+
+    /// Appends a turn to the script.
+    pub fn push_turn(&mut self, turn: Vec<ChatEvent>) {
+        self.script.push_back(turn);
+    }
+
+    /// A handle on what the session receives; keep a clone before moving the session.
+    pub fn transcript(&self) -> Transcript {
+        self.transcript.clone()
+    }
+
+    /// The configuration the session was started with.
+    pub fn config(&self) -> &ChatConfig {
+        &self.config
+    }
+
+    /// How many scripted turns are left.
+    pub fn remaining_turns(&self) -> usize {
+        self.script.len()
+    }
+
+    fn next_turn(&mut self) -> EventStream<'_> {
+        let items: Vec<Result<ChatEvent, LlmError>> = match self.script.pop_front() {
+            Some(turn) => turn.into_iter().map(Ok).collect(),
+            None => vec![Err(LlmError::ScriptExhausted)],
+        };
+        Box::pin(stream::iter(items))
+    }
+}
+
+impl ChatSession for ScriptedSession {
+    fn send_user(&mut self, text: &str) -> EventStream<'_> {
+        self.transcript.lock().user_inputs.push(text.to_owned());
+        self.next_turn()
+    }
+
+    fn send_tool_results(&mut self, results: Vec<ToolResponse>) -> EventStream<'_> {
+        self.transcript.lock().tool_results.push(results);
+        self.next_turn()
+    }
+
+    fn clear(&mut self) {
+        self.transcript.lock().clears += 1;
+    }
+
+    fn record_tool_results(&mut self, results: Vec<ToolResponse>) {
+        self.transcript.lock().tool_results.push(results);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures::StreamExt;
+    use serde_json::json;
+
+    #[tokio::test]
+    async fn plays_turns_in_order_and_records_inputs() {
+        let mut session = ScriptedSession::new(
+            ChatConfig::default(),
+            [vec![call("search", json!({"q": "걷기"}))], text("찾았어요")],
+        );
+        let transcript = session.transcript();
+        let first: Vec<_> = session.send_user("걷기 습관").collect().await;
+        assert_eq!(first.len(), 1);
+        assert!(matches!(&first[0], Ok(ChatEvent::FunctionCall(c)) if c.name == "search"));
+        let result = ToolResponse {
+            name: "search".into(),
+            result: json!({"status": "ok", "data": {}}),
+        };
+        let second: Vec<_> = session
+            .send_tool_results(vec![result.clone()])
+            .collect()
+            .await;
+        assert!(matches!(&second[0], Ok(ChatEvent::TextDelta(t)) if t == "찾았어요"));
+        let exhausted: Vec<_> = session.send_user("또").collect().await;
+        assert!(matches!(exhausted[0], Err(LlmError::ScriptExhausted)));
+        session.clear();
+        assert_eq!(
+            transcript.received(),
+            Received {
+                user_inputs: vec!["걷기 습관".into(), "또".into()],
+                tool_results: vec![vec![result]],
+                clears: 1,
+            }
+        );
+    }
+}
