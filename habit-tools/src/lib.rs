@@ -29,21 +29,77 @@
 //!
 //! # The six tools
 //!
-//! *To be filled in by the tool wrappers (`#[tool]` fns): name, Korean label, description, and
-//! whether the call needs the user's confirmation.* Each wraps one method:
+//! [`tools`] declares them with `#[tool]`; [`registry_builder`] registers all six (in
+//! [`TOOL_NAMES`] order) with the coach as their shared dependency, and [`COACH_INSTRUCTIONS`] is
+//! the model's system instruction. Descriptions, labels and confirmation summaries are Korean.
 //!
-//! | tool | method | result |
-//! |---|---|---|
-//! | `search_catalog` | [`Coach::search_catalog`] | [`CatalogSearch`] |
-//! | `query_protocol` | [`Coach::query_protocol`] | [`ProtocolInfo`] |
-//! | `list_active_habits` | [`Coach::list_active_habits`] | [`ActiveHabits`] |
-//! | `get_streak` | [`Coach::get_streak`] | [`StreakSummary`] |
-//! | `add_habit` | [`Coach::add_habit`] | [`AddedHabit`] |
-//! | `log_tracker_entry` | [`Coach::log_tracker_entry`] | [`LoggedEntry`] |
+//! | tool | label | what it does | needs confirmation | result `data` |
+//! |---|---|---|---|---|
+//! | `search_catalog(category?, keyword?, limit? 1–10)` | 습관 검색 | searches the catalog | no | `{count, items:[{id, title, category, summary}]}` |
+//! | `query_protocol(id)` | 프로토콜 조회 | one catalog entry in full | no | `id, title, category, summary, kind` + the kind's fields |
+//! | `list_active_habits()` | 활성 습관 목록 | the active habits and R3 room | no | `{count, build_count, break_count, build_quota_remaining, break_quota_remaining, items:[{id, title, type, protocol_id, framed_text, anchor_when?, anchor_after_what?, dose_text?}]}` |
+//! | `get_streak(habit_id)` | 연속 기록 조회 | one habit's streak figures | no | `{current_streak, longest_streak, done_count_30d, done_count_phase42, tier, never_miss_twice_broken}` |
+//! | `add_habit(protocol_id, frame_level 1–3, framed_text, anchor_when?, anchor_after_what?, dose_text?)` | 습관 추가 | creates a habit from a build or break protocol | **yes**: "'{framed_text}' 습관을 추가합니다" | `{habit_id, title, type, frame_level}` |
+//! | `log_tracker_entry(habit_id, value, date?, note?)` | 기록하기 | records one day of one habit | **yes, except `value: "blank"`**: "3번 습관에 오늘 '완료' 기록을 남깁니다" | `{entry_id, habit_id, date, value}` |
 //!
-//! Every result serialises to exactly the seed's fields and stays small (a few hundred bytes;
-//! the largest possible `search_catalog` result is under 1.9 KB). Every error is a
-//! [`HabitError`] with a stable [`code`](HabitError::code) and a readable reason.
+//! Each tool wraps the [`Coach`] method of the same name. The four that touch SQLite run it on
+//! Tokio's blocking pool (in place when there is no Tokio runtime); the catalog is in memory.
+//! Calls are checked in layers: the JSON Schema first (types, required arguments, `limit` and
+//! `frame_level` ranges, text lengths, `value` ∈ {`done`, `blank`}) → error code `validation`;
+//! then the confirmation (a denied call answers `cancelled` and writes nothing); then the
+//! domain's rules and codes (table below). A deliberate blank needs no confirmation because
+//! recording "I chose to rest today" costs the user nothing and is exactly what they said.
+//!
+//! Every result serialises to exactly the seed's fields and stays under agent-core's 2 KB
+//! result cap: a ten-item `search_catalog` result is at most about 1.6 KB, a catalog entry at
+//! most 0.7 KB, four habits with everyday texts about 1.5 KB (`tests/tools/cap.rs` measures
+//! them). Only `list_active_habits` could outgrow it (four habits with every text at its limit
+//! are about 5 KB); it then clips its longest texts with `…` so every habit and id stays
+//! visible, rather than letting the cap drop whole habits.
+//!
+//! ```
+//! use std::sync::Arc;
+//!
+//! use agent_core::ApproveAll;
+//! use habit_tools::{Coach, Date, FixedClock, Store};
+//! use serde_json::json;
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let clock = Arc::new(FixedClock::new(Date::constant(2025, 3, 10)));
+//! let coach = Coach::new(Arc::new(Store::open_in_memory()?), clock);
+//! let registry = habit_tools::registry_builder(coach)
+//!     // An app shows a dialog here (see `agent_core::Confirmer`); the default denies.
+//!     .confirmer(ApproveAll)
+//!     .build()?;
+//! let declarations = registry.declarations(); // with COACH_INSTRUCTIONS, the model's prompt
+//! assert_eq!(declarations.len(), 6);
+//!
+//! // What a model's function calls turn into:
+//! let added = registry
+//!     .dispatch(
+//!         "add_habit",
+//!         json!({"protocol_id": "build.morning-walk", "frame_level": 2,
+//!                "framed_text": "아침 커피 후 10분 걷기"}),
+//!     )
+//!     .await;
+//! let habit_id = added.data().map(|data| data["habit_id"].clone());
+//! let logged = registry
+//!     .dispatch("log_tracker_entry", json!({"habit_id": habit_id, "value": "done"}))
+//!     .await;
+//! // What goes back to the model: the wire JSON, within the 2 KB cap.
+//! let wire = registry.result_cap().apply(&logged).json;
+//! assert_eq!(
+//!     wire,
+//!     r#"{"status":"ok","data":{"entry_id":1,"habit_id":1,"date":"2025-03-10","value":"done"}}"#
+//! );
+//!
+//! let refused = registry
+//!     .dispatch("log_tracker_entry", json!({"habit_id": 1, "value": "done"}))
+//!     .await;
+//! assert_eq!(refused.as_error().map(|e| e.code()), Some("duplicate")); // R5
+//! # Ok(()) }
+//! ```
 //!
 //! # The store
 //!
@@ -131,6 +187,7 @@ pub mod model;
 pub mod rules;
 pub mod store;
 pub mod streak;
+pub mod tools;
 
 pub use catalog::{CatalogItem, CatalogSearch, ProtocolDetails, ProtocolInfo, catalog};
 pub use clock::{Clock, FixedClock, SystemClock};
@@ -140,3 +197,4 @@ pub use jiff::civil::Date;
 pub use model::{HabitType, TrackerValue};
 pub use store::{Store, StoreOptions};
 pub use streak::{StreakSummary, Tier};
+pub use tools::{COACH_INSTRUCTIONS, TOOL_NAMES, registry_builder};

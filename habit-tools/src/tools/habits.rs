@@ -1,0 +1,164 @@
+//! The habit tools: `list_active_habits` (read-only) and `add_habit` (destructive: the user
+//! confirms before a habit is created), and keeping the list within the result cap.
+
+use agent_core::{Dep, ToolError, tool};
+
+use super::on_blocking_thread;
+use crate::coach::{ActiveHabits, AddedHabit, Coach, NewHabit};
+use crate::rules;
+
+/// 진행 중인 습관 목록(id 포함)과 남은 자리를 봅니다.
+#[tool(label = "활성 습관 목록")]
+pub async fn list_active_habits(coach: Dep<Coach>) -> Result<ActiveHabits, ToolError> {
+    let list = on_blocking_thread(coach, Coach::list_active_habits).await?;
+    Ok(fit_list(list, LIST_BUDGET_BYTES))
+}
+
+/// The most `list_active_habits` may serialise to: agent-core's default result cap less room
+/// for the `{"status":"ok","data":…}` envelope.
+const LIST_BUDGET_BYTES: usize = agent_core::tool::DEFAULT_MAX_BYTES - 128;
+
+/// Texts are never clipped below this many characters.
+const MIN_CLIP_CHARS: usize = 12;
+
+/// Shortens the longest texts of the list (halving one at a time, marking it with `…`) until it
+/// serialises to at most `budget` bytes. A no-op in normal use: four habits with everyday texts
+/// are about 1.5 KB.
+///
+/// Why here and not left to the result cap: with every text at its limit the list is about
+/// 5 KB, and the cap then cuts the largest node — the `items` array — keeping one habit of four.
+/// A model that cannot see a habit's id cannot log to it; a clipped description is harmless.
+fn fit_list(mut list: ActiveHabits, budget: usize) -> ActiveHabits {
+    // Each round strictly shortens one text, so this ends.
+    while serde_json::to_string(&list).map_or(0, |json| json.len()) > budget {
+        let longest = list
+            .items
+            .iter_mut()
+            .flat_map(|habit| {
+                [
+                    Some(&mut habit.framed_text),
+                    habit.anchor_when.as_mut(),
+                    habit.anchor_after_what.as_mut(),
+                    habit.dose_text.as_mut(),
+                ]
+            })
+            .flatten()
+            .map(|text| (text.chars().count(), text))
+            .filter(|(chars, _)| *chars > 2 * MIN_CLIP_CHARS)
+            .max_by_key(|(chars, _)| *chars);
+        let Some((chars, text)) = longest else {
+            break; // Nothing left worth clipping; the cap has the last word.
+        };
+        let mut clipped: String = text.chars().take(chars / 2).collect();
+        clipped.push('…');
+        *text = clipped;
+    }
+    list
+}
+
+/// 카탈로그의 build 또는 break 프로토콜로 새 습관을 추가합니다. 먼저 search_catalog로 id를 찾으세요.
+#[tool(
+    destructive,
+    label = "습관 추가",
+    summary = "'{framed_text}' 습관을 추가합니다"
+)]
+pub async fn add_habit(
+    coach: Dep<Coach>,
+    /// 프로토콜 id(build. 또는 break.으로 시작), 예: build.morning-walk
+    protocol_id: String,
+    /// 1=행동(10분 걷기), 2=시점 포함(아침 커피 후 10분 걷기), 3=정체성(나는 걷는 사람)
+    #[schemars(range(min = *rules::FRAME_LEVELS.start(), max = *rules::FRAME_LEVELS.end()))]
+    frame_level: i64,
+    /// 사용자 말로 쓴 습관 문장. 피할 일이 아니라 할 일로 씁니다
+    #[schemars(length(min = 1, max = rules::MAX_FRAMED_TEXT_CHARS))]
+    framed_text: String,
+    /// 언제(선택), 예: 아침 7시
+    #[schemars(length(max = rules::MAX_SHORT_TEXT_CHARS))]
+    anchor_when: Option<String>,
+    /// 무엇을 한 다음에(선택), 예: 커피를 내린 후
+    #[schemars(length(max = rules::MAX_SHORT_TEXT_CHARS))]
+    anchor_after_what: Option<String>,
+    /// 얼마나(선택), 예: 10분
+    #[schemars(length(max = rules::MAX_SHORT_TEXT_CHARS))]
+    dose_text: Option<String>,
+) -> Result<AddedHabit, ToolError> {
+    let habit = NewHabit {
+        protocol_id,
+        frame_level,
+        framed_text,
+        anchor_when,
+        anchor_after_what,
+        dose_text,
+    };
+    on_blocking_thread(coach, move |coach| coach.add_habit(habit)).await
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::coach::ActiveHabit;
+    use crate::model::HabitType;
+
+    fn habit(id: i64, text: &str, extra: Option<&str>) -> ActiveHabit {
+        ActiveHabit {
+            id,
+            title: "제목".into(),
+            habit_type: HabitType::Build,
+            protocol_id: "build.x".into(),
+            framed_text: text.into(),
+            anchor_when: extra.map(str::to_owned),
+            anchor_after_what: extra.map(str::to_owned),
+            dose_text: None,
+        }
+    }
+
+    fn list(items: Vec<ActiveHabit>) -> ActiveHabits {
+        let n = u32::try_from(items.len()).unwrap();
+        ActiveHabits {
+            count: n,
+            build_count: n,
+            break_count: 0,
+            build_quota_remaining: 3_u32.saturating_sub(n),
+            break_quota_remaining: 1,
+            items,
+        }
+    }
+
+    #[test]
+    fn a_list_within_budget_is_untouched() {
+        let before = list(vec![habit(1, "아침 10분 걷기", Some("아침"))]);
+        assert_eq!(fit_list(before.clone(), LIST_BUDGET_BYTES), before);
+    }
+
+    #[test]
+    fn the_longest_texts_are_clipped_first_and_every_habit_stays() {
+        let long = "가".repeat(120);
+        let before = list(vec![
+            habit(1, &long, Some(&"나".repeat(80))),
+            habit(2, "짧은 습관", None),
+        ]);
+        let budget = 900;
+        let after = fit_list(before, budget);
+        assert!(serde_json::to_string(&after).unwrap().len() <= budget);
+        assert_eq!(after.items.len(), 2);
+        assert_eq!(
+            after.items[1].framed_text, "짧은 습관",
+            "short texts are left alone"
+        );
+        let first = &after.items[0].framed_text;
+        assert!(
+            first.ends_with('…') && first.starts_with("가가가"),
+            "{first}"
+        );
+        assert!(first.chars().count() > MIN_CLIP_CHARS);
+    }
+
+    #[test]
+    fn an_impossible_budget_stops_instead_of_looping() {
+        let before = list(vec![habit(1, &"가".repeat(120), None)]);
+        let after = fit_list(before, 10);
+        assert_eq!(after.items.len(), 1);
+        assert!(after.items[0].framed_text.chars().count() <= 2 * MIN_CLIP_CHARS + 1);
+    }
+}

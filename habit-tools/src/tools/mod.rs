@@ -1,0 +1,163 @@
+//! The six tools an on-device model calls, declared with `#[tool]`, and the entry point apps use
+//! to get them: [`registry_builder`] (the six tools plus the [`Coach`] they share),
+//! [`TOOL_NAMES`] and the model's instructions, [`COACH_INSTRUCTIONS`].
+//!
+//! Each tool is a thin async wrapper over one [`Coach`] method. The wrappers own what the model
+//! and the person see — Korean descriptions, labels, confirmation summaries, schema limits — and
+//! moving the synchronous SQLite work off the async thread (`on_blocking_thread`). The rules
+//! themselves live in the domain layer, so a tool call and a direct `Coach` call behave alike.
+//!
+//! | file | tools |
+//! |---|---|
+//! | [`catalog`] | `search_catalog`, `query_protocol` |
+//! | [`habits`] | `list_active_habits`, `add_habit` |
+//! | [`tracker`] | `get_streak`, `log_tracker_entry` |
+//! | [`instructions`] | [`COACH_INSTRUCTIONS`] |
+
+pub mod catalog;
+pub mod habits;
+pub mod instructions;
+pub mod tracker;
+
+use agent_core::{Dep, DispatchError, RegistryBuilder, ToolError};
+
+use crate::coach::Coach;
+use crate::error::HabitError;
+
+pub use catalog::{query_protocol, search_catalog};
+pub use habits::{add_habit, list_active_habits};
+pub use instructions::COACH_INSTRUCTIONS;
+pub use tracker::{get_streak, log_tracker_entry};
+
+/// The six tool names, in the order [`registry_builder`] registers them (and the model sees
+/// them): read-only tools first, the two that write last.
+pub const TOOL_NAMES: [&str; 6] = [
+    "search_catalog",
+    "query_protocol",
+    "list_active_habits",
+    "get_streak",
+    "add_habit",
+    "log_tracker_entry",
+];
+
+/// A registry builder with the six tools (in [`TOOL_NAMES`] order) and `coach` as their shared
+/// dependency. Add a confirmer and build:
+///
+/// ```
+/// # use std::sync::Arc;
+/// use agent_core::{ConfirmRequest, Confirmation};
+///
+/// # async fn ask_user(_label: &str, _summary: &str) -> Confirmation { Confirmation::deny() }
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let coach = habit_tools::Coach::with_system_clock(Arc::new(habit_tools::Store::open_in_memory()?));
+/// let registry = habit_tools::registry_builder(coach)
+///     .confirmer(|request: ConfirmRequest| async move {
+///         // e.g. a dialog titled "이 작업을 수행할까요?" showing the label and summary,
+///         // with 취소 / 수행.
+///         ask_user(&request.label, &request.summary).await
+///     })
+///     .build()?;
+/// assert_eq!(registry.names().collect::<Vec<_>>(), habit_tools::TOOL_NAMES);
+/// # Ok(()) }
+/// ```
+///
+/// Without a confirmer every call that needs confirmation is cancelled (agent-core fails
+/// closed), while read-only tools and blank tracker entries still run.
+pub fn registry_builder(coach: Coach) -> RegistryBuilder {
+    let builder = agent_core::Registry::builder()
+        .tool::<search_catalog>()
+        .tool::<query_protocol>()
+        .tool::<list_active_habits>()
+        .tool::<get_streak>()
+        .tool::<add_habit>();
+    // `log_tracker_entry` is registered with its computed confirmation summary; see
+    // [`tracker::definition`] for why it is not simply `.tool::<log_tracker_entry>()`.
+    let builder = match tracker::definition() {
+        Ok(definition) => builder.definition(definition),
+        // Cannot happen for a definition the tests build; if it did, registering the plain
+        // tool makes `build()` report the error instead of silently dropping the tool.
+        Err(_) => builder.tool::<log_tracker_entry>(),
+    };
+    builder.dependency(coach)
+}
+
+/// Runs one synchronous [`Coach`] operation on Tokio's blocking pool, so a SQLite transaction
+/// (which may wait up to the store's busy timeout for another writer) never stalls the async
+/// thread that also drives the model. Outside a Tokio runtime it runs in place: the dispatcher
+/// does not require Tokio, and the call is one short transaction.
+///
+/// A panic in `op` becomes the same `handler_error` the dispatcher reports for a panicking tool.
+pub(crate) async fn on_blocking_thread<T, F>(coach: Dep<Coach>, op: F) -> Result<T, ToolError>
+where
+    T: Send + 'static,
+    F: FnOnce(&Coach) -> Result<T, HabitError> + Send + 'static,
+{
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        return op(&coach).map_err(ToolError::from);
+    };
+    match runtime.spawn_blocking(move || op(&coach)).await {
+        Ok(result) => result.map_err(ToolError::from),
+        Err(error) if error.is_panic() => {
+            let panic = error.into_panic();
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic without a message".to_owned());
+            Err(DispatchError::Panicked { message }.into())
+        }
+        // Only when the runtime shuts down under the call; the transaction either committed or
+        // rolled back as a whole, but the caller cannot know which.
+        Err(_) => Err(ToolError::new(
+            "handler_error",
+            "the tool was interrupted because the app is shutting down; check the result before retrying",
+        )),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use std::future::Future;
+    use std::pin::pin;
+    use std::sync::Arc;
+    use std::task::{Context, Poll, Waker};
+
+    use super::*;
+    use crate::{FixedClock, Store};
+
+    fn coach() -> Dep<Coach> {
+        let store = Arc::new(Store::open_in_memory().unwrap());
+        let clock = Arc::new(FixedClock::new(jiff::civil::date(2025, 3, 10)));
+        Dep::new(Coach::new(store, clock))
+    }
+
+    #[tokio::test]
+    async fn a_panicking_operation_becomes_a_handler_error() {
+        let result: Result<(), _> =
+            on_blocking_thread(coach(), |_| panic!("boom in the store")).await;
+        let error = result.unwrap_err();
+        assert_eq!(error.code(), "handler_error");
+        assert!(error.reason().contains("boom in the store"), "{error}");
+    }
+
+    #[tokio::test]
+    async fn domain_errors_keep_their_code() {
+        let result = on_blocking_thread(coach(), |c| c.get_streak(99)).await;
+        assert_eq!(result.unwrap_err().code(), "not_found");
+    }
+
+    #[test]
+    fn outside_tokio_the_operation_runs_in_place() {
+        // No runtime: the future must complete on its first poll instead of panicking in
+        // `spawn_blocking`.
+        let mut future = pin!(on_blocking_thread(coach(), |c| c.list_active_habits()));
+        let poll = future
+            .as_mut()
+            .poll(&mut Context::from_waker(Waker::noop()));
+        let Poll::Ready(result) = poll else {
+            panic!("did not complete in place");
+        };
+        assert_eq!(result.unwrap().count, 0);
+    }
+}
