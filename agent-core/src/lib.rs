@@ -17,8 +17,8 @@ pub use dispatch::{ArgumentError, DispatchError};
 pub use llm::{ChatConfig, ChatEvent, ChatSession, LlmError, ToolChoice};
 pub use registry::{Registry, RegistryBuilder, RegistryError};
 pub use tool::{
-    Dep, ResultCap, Tool, ToolCall, ToolDeclaration, ToolDefinition, ToolError, ToolResult,
-    ToolSchema,
+    DefinitionError, Dep, ResultCap, Tool, ToolCall, ToolDeclaration, ToolDefinition, ToolError,
+    ToolResult, ToolSchema,
 };
 
 /// What `#[tool]`'s generated code uses, so a crate declaring tools needs no direct

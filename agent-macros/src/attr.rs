@@ -17,12 +17,18 @@ pub(crate) const KEYS: &[&str] = &[
     "timeout_ms",
 ];
 
+/// `summary = "…{param}…"` (a template) or `summary = expr` (computed from the arguments).
+pub(crate) enum Summary {
+    Template(LitStr),
+    Expr(Expr),
+}
+
 /// The parsed `#[tool(...)]` arguments.
 #[derive(Default)]
 pub(crate) struct ToolAttr {
     pub(crate) name: Option<LitStr>,
     pub(crate) label: Option<LitStr>,
-    pub(crate) summary: Option<LitStr>,
+    pub(crate) summary: Option<Summary>,
     /// `Some((value, span))` when `destructive` was written.
     pub(crate) destructive: Option<(bool, Span)>,
     pub(crate) confirm_if: Option<Expr>,
@@ -60,12 +66,21 @@ impl ToolAttr {
                 &key,
                 span,
             ),
-            "summary" => set(
-                &mut self.summary,
-                string_value(&meta, "summary", "'{framed_text}' 습관을 추가합니다")?,
-                &key,
-                span,
-            ),
+            "summary" => {
+                let summary = match meta.value()?.parse::<Expr>()? {
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Str(lit), ..
+                    }) => Summary::Template(lit),
+                    Expr::Lit(other) => {
+                        return Err(syn::Error::new_spanned(
+                            other,
+                            "expected a template string (`summary = \"'{framed_text}' 습관을 추가합니다\"`) or an expression over the parameters (`summary = describe(habit_id, date)`)",
+                        ));
+                    }
+                    expr => Summary::Expr(expr),
+                };
+                set(&mut self.summary, summary, &key, span)
+            }
             "destructive" => {
                 let value = if meta.input.peek(syn::Token![=]) {
                     match meta.value()?.parse::<Expr>()? {

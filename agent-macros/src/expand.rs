@@ -20,7 +20,7 @@ use syn::ItemFn;
 use syn::spanned::Spanned;
 
 use crate::ast::{Errors, Output, ToolFn};
-use crate::attr::ToolAttr;
+use crate::attr::{Summary, ToolAttr};
 use crate::valid;
 
 pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
@@ -47,6 +47,29 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             let item = &tool.item;
             let error = error.to_compile_error();
             quote!(#item #error)
+        }
+    }
+}
+
+/// A closure over the call's JSON arguments in which `body` sees every argument by reference,
+/// under its parameter name (`confirm_if` and computed summaries are written this way).
+fn bound_closure(
+    argument_idents: &[&syn::Ident],
+    output: TokenStream,
+    body: TokenStream,
+    on_parse_error: TokenStream,
+) -> TokenStream {
+    let ac = quote!(::agent_core::__private);
+    quote! {
+        |__args: &#ac::serde_json::Value| -> #output {
+            match #ac::parse_args::<__AgentToolArgs>(__args) {
+                ::core::result::Result::Ok(__parsed) => {
+                    #[allow(unused_variables)]
+                    let __AgentToolArgs { #(#argument_idents),* } = &__parsed;
+                    #body
+                }
+                ::core::result::Result::Err(_) => #on_parse_error,
+            }
         }
     }
 }
@@ -93,29 +116,27 @@ fn generate(attr: &ToolAttr, tool: &ToolFn) -> TokenStream {
     };
 
     let label = attr.label.as_ref().map(|label| quote!(.label(#label)));
-    let summary = attr
-        .summary
-        .as_ref()
-        .map(|summary| quote!(.summary(#summary)));
+    let summary = attr.summary.as_ref().map(|summary| match summary {
+        Summary::Template(template) => quote!(.summary(#template)),
+        Summary::Expr(expr) => {
+            let summarize = bound_closure(
+                &argument_idents,
+                quote!(::std::string::String),
+                quote_spanned!(expr.span()=> ::std::string::ToString::to_string(&(#expr))),
+                quote!(__args.to_string()),
+            );
+            quote!(.summary_fn(#summarize))
+        }
+    });
     let timeout = attr
         .timeout_ms
         .as_ref()
         .map(|ms| quote!(.timeout(::core::time::Duration::from_millis(#ms))));
     let destructive = attr.is_destructive();
     let confirm_if = attr.confirm_if.as_ref().map(|expr| {
-        quote! {
-            .confirm_if(|__args: &#ac::serde_json::Value| -> bool {
-                match #ac::parse_args::<__AgentToolArgs>(__args) {
-                    ::core::result::Result::Ok(__parsed) => {
-                        #[allow(unused_variables)]
-                        let __AgentToolArgs { #(#argument_idents),* } = &__parsed;
-                        #expr
-                    }
-                    // Unparsable arguments never reach the handler; asking is the safe answer.
-                    ::core::result::Result::Err(_) => true,
-                }
-            })
-        }
+        // Unparsable arguments never reach the handler; asking is the safe answer.
+        let predicate = bound_closure(&argument_idents, quote!(bool), quote!(#expr), quote!(true));
+        quote!(.confirm_if(#predicate))
     });
     let source = {
         let line = quote_spanned!(fn_ident.span()=> ::core::line!());

@@ -5,7 +5,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 
 use crate::ast::{Errors, ParamKind, ToolFn};
-use crate::attr::ToolAttr;
+use crate::attr::{Summary, ToolAttr};
 
 /// The tool name: `name = "…"` or the fn ident (without `r#`), with the span to blame.
 pub(crate) fn tool_name(attr: &ToolAttr, tool: &ToolFn) -> (String, Span) {
@@ -107,8 +107,8 @@ fn check_attr(attr: &ToolAttr, tool: &ToolFn, errors: &mut Errors) {
             "the label is empty: write the name people see, e.g. `label = \"습관 추가\"`",
         );
     }
-    if let Some(summary) = &attr.summary {
-        check_summary(summary, tool, errors);
+    if let Some(Summary::Template(template)) = &attr.summary {
+        check_summary(template, tool, errors);
     }
     if let Some(expr) = &attr.confirm_if
         && !attr.is_destructive()

@@ -49,7 +49,12 @@ enum Entry {
 }
 
 /// 오늘의 기록을 남깁니다.
-#[tool(destructive, label = "기록하기", confirm_if = *value != Entry::Blank)]
+#[tool(
+    destructive,
+    label = "기록하기",
+    summary = format!("{habit_id}번 습관: {}", if *value == Entry::Done { "완료" } else { "쉼" }),
+    confirm_if = *value != Entry::Blank
+)]
 async fn log_entry(
     /// 습관 ID
     habit_id: u32,
@@ -91,4 +96,5 @@ async fn main() {
     let log = registry.get("log_entry").expect("log_entry");
     assert!(!log.needs_confirmation(&json!({"habit_id": 1, "value": "blank"})));
     assert!(log.needs_confirmation(&json!({"habit_id": 1, "value": "done"})));
+    assert_eq!(log.summarize(&json!({"habit_id": 4, "value": "done"})), "4번 습관: 완료");
 }

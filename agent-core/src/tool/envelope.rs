@@ -4,10 +4,12 @@
 //! before it goes back. The cap counts real UTF-8 bytes of the compact JSON (a Korean syllable
 //! is 3 bytes), the output is always valid JSON, and a character is never split.
 //!
-//! Over the cap, an `ok` result keeps what fits rather than nothing: the largest arrays and
-//! strings are cut to a prefix, each cut is recorded under `"_truncated"` with how much was
-//! shown of how much (`{"items": {"shown": 3, "total": 20}}`, for strings in characters), and
-//! a `"_hint"` tells the model to ask a single-item query tool for details. Only when even that
+//! Over the cap, an `ok` result keeps what fits rather than nothing, cutting in this order:
+//! long strings (over 80 characters, longest first, down to 80 — so a list keeps all its items
+//! and their ids), then array items from the end (largest array first), then any string.
+//! Each cut is recorded under `"_truncated"` with how much was shown of how much
+//! (`{"items": {"shown": 3, "total": 20}}`, for strings in characters), and a `"_hint"` tells
+//! the model to ask a single-item query tool for details. Only when even that
 //! cannot fit does the data become the reference spec's `{"_truncated": true, "_hint": "…"}`.
 //! An `error` or `cancelled` result over the cap has its `reason` cut.
 
@@ -91,20 +93,27 @@ impl ResultCap {
             other => Map::from_iter([("_value".to_owned(), other.clone())]),
         };
         let mut notes = Map::new();
-        loop {
+        // Every pass shrinks the data (see `cut`); the limit only guards against a bug there.
+        for _ in 0..MAX_PASSES {
             let envelope = self.envelope(&data, &notes);
             let size = envelope.to_string().len();
             if size <= self.max_bytes {
                 return envelope;
             }
             let overshoot = size - self.max_bytes;
-            let Some(path) = largest_cuttable(&data) else {
+            let Some((path, floor)) = [
+                (Cuttable::LongString, LONG_STRING_CHARS),
+                (Cuttable::Array, 0),
+                (Cuttable::String, 0),
+            ]
+            .into_iter()
+            .find_map(|(kind, floor)| largest(&data, kind).map(|path| (path, floor))) else {
                 break;
             };
             let Some(node) = pointer_mut(&mut data, &path) else {
                 break;
             };
-            let Some((shown, total)) = cut(node, overshoot) else {
+            let Some((shown, total)) = cut(node, overshoot, floor) else {
                 break;
             };
             let key = path.join("/");
@@ -139,7 +148,11 @@ impl ResultCap {
     fn cap_reason(&self, mut envelope: Value) -> Value {
         let size = envelope.to_string().len();
         if let Some(reason) = envelope.get_mut("reason") {
-            cut(reason, size.saturating_sub(self.max_bytes));
+            cut(
+                reason,
+                size.saturating_sub(self.max_bytes),
+                MIN_STRING_CHARS,
+            );
         }
         envelope
     }
@@ -164,18 +177,56 @@ impl ToolResult {
     }
 }
 
+/// More cutting passes than any real result needs.
+const MAX_PASSES: usize = 10_000;
+/// Strings longer than this are shortened (to this length) before any array item is dropped.
+const LONG_STRING_CHARS: usize = 80;
 /// Below this many characters a string is not worth cutting further.
 const MIN_STRING_CHARS: usize = 8;
 
-/// The path (object keys and array indices) of the biggest array or long string in `data`.
-fn largest_cuttable(data: &Map<String, Value>) -> Option<Vec<String>> {
-    fn visit(value: &Value, path: &mut Vec<String>, best: &mut Option<(usize, Vec<String>)>) {
-        let cuttable = match value {
-            Value::Array(items) => !items.is_empty(),
-            Value::String(text) => text.chars().nth(MIN_STRING_CHARS).is_some(),
+/// What a cutting pass looks for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Cuttable {
+    LongString,
+    Array,
+    String,
+}
+
+impl Cuttable {
+    fn matches(self, value: &Value) -> bool {
+        match (self, value) {
+            (Self::LongString, Value::String(text)) => can_cut(text, LONG_STRING_CHARS),
+            (Self::String, Value::String(text)) => can_cut(text, MIN_STRING_CHARS),
+            (Self::Array, Value::Array(items)) => !items.is_empty(),
             _ => false,
-        };
-        if cuttable {
+        }
+    }
+}
+
+const ELLIPSIS: char = '…';
+
+/// The byte length of the first `chars` characters of `text`.
+fn prefix_len(text: &str, chars: usize) -> usize {
+    text.char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(i, _)| i)
+}
+
+/// Whether cutting `text` to no fewer than `floor` characters plus an ellipsis makes it
+/// shorter. Strings already cut to their floor are not (the ellipsis is a character too).
+fn can_cut(text: &str, floor: usize) -> bool {
+    prefix_len(text, floor) + ELLIPSIS.len_utf8() < text.len()
+}
+
+/// The path (object keys and array indices) of the biggest node of `kind` in `data`.
+fn largest(data: &Map<String, Value>, kind: Cuttable) -> Option<Vec<String>> {
+    fn visit(
+        value: &Value,
+        kind: Cuttable,
+        path: &mut Vec<String>,
+        best: &mut Option<(usize, Vec<String>)>,
+    ) {
+        if kind.matches(value) {
             let size = value.to_string().len();
             if best.as_ref().is_none_or(|(best_size, _)| size > *best_size) {
                 *best = Some((size, path.clone()));
@@ -185,14 +236,14 @@ fn largest_cuttable(data: &Map<String, Value>) -> Option<Vec<String>> {
             Value::Array(items) => {
                 for (index, item) in items.iter().enumerate() {
                     path.push(index.to_string());
-                    visit(item, path, best);
+                    visit(item, kind, path, best);
                     path.pop();
                 }
             }
             Value::Object(map) => {
                 for (key, item) in map {
                     path.push(key.clone());
-                    visit(item, path, best);
+                    visit(item, kind, path, best);
                     path.pop();
                 }
             }
@@ -203,7 +254,7 @@ fn largest_cuttable(data: &Map<String, Value>) -> Option<Vec<String>> {
     let mut path = Vec::new();
     for (key, value) in data {
         path.push(key.clone());
-        visit(value, &mut path, &mut best);
+        visit(value, kind, &mut path, &mut best);
         path.pop();
     }
     best.map(|(_, path)| path)
@@ -222,9 +273,10 @@ fn pointer_mut<'a>(data: &'a mut Map<String, Value>, path: &[String]) -> Option<
     Some(node)
 }
 
-/// Shrinks an array or string by at least `overshoot` bytes of JSON where it can, and always
-/// by at least one element or character. Returns (shown, total) in elements or characters.
-fn cut(node: &mut Value, overshoot: usize) -> Option<(usize, usize)> {
+/// Shrinks an array or string by at least `overshoot` bytes of JSON where it can (a string
+/// never below `floor` characters), and always by at least one element or character.
+/// Returns (shown, total) in elements or characters.
+fn cut(node: &mut Value, overshoot: usize, floor: usize) -> Option<(usize, usize)> {
     match node {
         Value::Array(items) => {
             let total = items.len();
@@ -238,16 +290,20 @@ fn cut(node: &mut Value, overshoot: usize) -> Option<(usize, usize)> {
             Some((items.len(), total))
         }
         Value::String(text) => {
+            if !can_cut(text, floor) {
+                return None;
+            }
             let total = text.chars().count();
-            // Room for the ellipsis (3 bytes), and never less than one character of progress.
-            let target = text.len().saturating_sub(overshoot + '…'.len_utf8());
-            let mut end = target.min(text.len().saturating_sub(1));
+            // The prefix plus the ellipsis must be shorter than the text: progress is certain.
+            let longest = text.len() - ELLIPSIS.len_utf8() - 1;
+            let wanted = text.len().saturating_sub(overshoot + ELLIPSIS.len_utf8());
+            let mut end = wanted.max(prefix_len(text, floor)).min(longest);
             while !text.is_char_boundary(end) {
                 end -= 1;
             }
             text.truncate(end);
             let shown = text.chars().count();
-            text.push('…');
+            text.push(ELLIPSIS);
             Some((shown, total))
         }
         _ => None,
@@ -319,6 +375,32 @@ mod tests {
     }
 
     #[test]
+    fn long_texts_are_shortened_before_list_items_are_dropped() {
+        let text = "매일 아침 커피를 내린 뒤 현관에서 운동화를 신고 동네 공원까지 천천히 걸어갔다가 돌아옵니다. ".repeat(4);
+        let items: Vec<Value> = (1..=4)
+            .map(|id| json!({"id": id, "title": "아침 걷기", "framed_text": text}))
+            .collect();
+        let capped = ResultCap::default().apply(&ToolResult::ok(json!({"items": items})));
+        assert!(
+            capped.truncated && capped.json.len() <= 2048,
+            "{}",
+            capped.json.len()
+        );
+        let kept = capped.value["data"]["items"].as_array().unwrap();
+        let ids: Vec<_> = kept.iter().map(|item| item["id"].clone()).collect();
+        assert_eq!(
+            ids,
+            [json!(1), json!(2), json!(3), json!(4)],
+            "every item survives"
+        );
+        let total = text.chars().count();
+        let note = &capped.value["data"]["_truncated"]["items/0/framed_text"];
+        assert_eq!(note["total"], total);
+        let shown = note["shown"].as_u64().unwrap() as usize;
+        assert!((LONG_STRING_CHARS..total).contains(&shown), "shown {shown}");
+    }
+
+    #[test]
     fn every_cap_gives_valid_json_within_the_cap() {
         let result = ToolResult::ok(items(25, &"설명이 긴 요약문 ".repeat(20)));
         for max in [64, 100, 200, 333, 512, 1000, 2048, 4096] {
@@ -330,6 +412,20 @@ mod tests {
             );
             let parsed: Value = serde_json::from_str(&capped.json).unwrap();
             assert_eq!(parsed["status"], "ok");
+        }
+    }
+
+    #[test]
+    fn strings_around_the_thresholds_always_make_progress() {
+        // A cut appends an ellipsis, so a string near a threshold could stop shrinking.
+        for len in 0..100 {
+            for text in ["a".repeat(len), "가".repeat(len)] {
+                let result = ToolResult::ok(json!({"a": text, "b": [text, text]}));
+                for max in [64, 90, 150, 300] {
+                    let capped = ResultCap::new(max).apply(&result);
+                    assert!(capped.json.len() <= max, "len {len}, cap {max}");
+                }
+            }
         }
     }
 
