@@ -26,8 +26,9 @@ const MIN_CLIP_CHARS: usize = 12;
 /// are about 1.5 KB.
 ///
 /// Why here and not left to the result cap: with every text at its limit the list is about
-/// 5 KB, and the cap then cuts the largest node — the `items` array — keeping one habit of four.
-/// A model that cannot see a habit's id cannot log to it; a clipped description is harmless.
+/// 5 KB; the cap shortens only texts over 80 characters before it drops whole items from the
+/// end, so it would still hide habits. A model that cannot see a habit's id cannot log to it;
+/// a clipped description is harmless.
 fn fit_list(mut list: ActiveHabits, budget: usize) -> ActiveHabits {
     // Each round strictly shortens one text, so this ends.
     while serde_json::to_string(&list).map_or(0, |json| json.len()) > budget {

@@ -64,21 +64,14 @@ pub const TOOL_NAMES: [&str; 6] = [
 /// Without a confirmer every call that needs confirmation is cancelled (agent-core fails
 /// closed), while read-only tools and blank tracker entries still run.
 pub fn registry_builder(coach: Coach) -> RegistryBuilder {
-    let builder = agent_core::Registry::builder()
+    agent_core::Registry::builder()
         .tool::<search_catalog>()
         .tool::<query_protocol>()
         .tool::<list_active_habits>()
         .tool::<get_streak>()
-        .tool::<add_habit>();
-    // `log_tracker_entry` is registered with its computed confirmation summary; see
-    // [`tracker::definition`] for why it is not simply `.tool::<log_tracker_entry>()`.
-    let builder = match tracker::definition() {
-        Ok(definition) => builder.definition(definition),
-        // Cannot happen for a definition the tests build; if it did, registering the plain
-        // tool makes `build()` report the error instead of silently dropping the tool.
-        Err(_) => builder.tool::<log_tracker_entry>(),
-    };
-    builder.dependency(coach)
+        .tool::<add_habit>()
+        .tool::<log_tracker_entry>()
+        .dependency(coach)
 }
 
 /// Runs one synchronous [`Coach`] operation on Tokio's blocking pool, so a SQLite transaction

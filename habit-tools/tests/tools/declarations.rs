@@ -203,12 +203,14 @@ fn discovering_the_tools_by_name_gives_the_same_declarations() {
             );
         }
     }
+    // Both paths build the same definition, computed summary included.
     let args = json!({"habit_id": 3, "value": "done"});
-    let template = discovered
-        .get("log_tracker_entry")
-        .unwrap()
-        .summarize(&args);
-    assert_eq!(template, "3번 습관에 'done' 기록을 남깁니다 (날짜: -)");
+    let summary = |registry: &Registry| registry.get("log_tracker_entry").unwrap().summarize(&args);
+    assert_eq!(summary(&discovered), summary(&h.registry));
+    assert_eq!(
+        summary(&discovered),
+        "3번 습관에 오늘 '완료' 기록을 남깁니다"
+    );
 }
 
 #[test]
