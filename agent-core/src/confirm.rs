@@ -1,6 +1,6 @@
 //! Human in the loop: where a destructive call gets confirmed.
 //!
-//! The registry wraps every destructive tool's handler in a [`ConfirmGate`] when it is built,
+//! The registry wraps every destructive tool's handler in a `ConfirmGate` when it is built,
 //! so confirmation is a decorator around the tool, not a branch in the dispatcher. The gate
 //! asks a [`Confirmer`] — the UI's dialog, the terminal prompt, or a stock confirmer — and
 //! runs the tool only on [`Confirmation::Approve`]; anything else answers the model with

@@ -1,6 +1,6 @@
 //! Code generation. For
 //!
-//! ```ignore
+//! ```text
 //! /// Adds a habit.
 //! #[tool(destructive, label = "습관 추가")]
 //! async fn add_habit(store: Dep<HabitStore>, /// id

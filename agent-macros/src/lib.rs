@@ -1,9 +1,9 @@
 //! `#[tool]`: turns a documented `async fn` into a tool an on-device LLM can call.
 //!
 //! This crate only holds the attribute; use it through `agent-core`, which re-exports it as
-//! `agent_core::tool` and documents it in full. The pipeline is split by stage:
-//! [`attr`] parses `#[tool(...)]`, [`ast`] models the fn, [`valid`] checks both, [`expand`]
-//! writes the generated code.
+//! `agent_core::tool` and documents it in full. The pipeline is split by stage: `attr` parses
+//! `#[tool(...)]`, `ast` models the fn (with `docs` reading its doc comments), `valid` checks
+//! both, `expand` writes the generated code.
 
 mod ast;
 mod attr;
