@@ -68,6 +68,17 @@ pub enum DispatchError {
 }
 
 impl DispatchError {
+    /// The error for a caught panic, with its message (`panic!("…")` payloads are `&str` or
+    /// `String`). For tools that run work elsewhere, e.g. on `spawn_blocking`, and catch it.
+    pub fn from_panic(payload: Box<dyn Any + Send>) -> Self {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_owned());
+        Self::Panicked { message }
+    }
+
     /// The stable code the model sees: `unknown_tool`, `validation`, `handler_error` or
     /// `timeout`.
     pub fn code(&self) -> &'static str {
@@ -155,12 +166,7 @@ impl Registry {
 }
 
 fn panicked(panic: Box<dyn Any + Send>) -> ToolResult {
-    let message = panic
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic without a message".to_owned());
-    DispatchError::Panicked { message }.into()
+    DispatchError::from_panic(panic).into()
 }
 
 /// Gate 2: `null` → `{}`, then the tool's schema.

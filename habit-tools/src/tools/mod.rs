@@ -90,15 +90,7 @@ where
     };
     match runtime.spawn_blocking(move || op(&coach)).await {
         Ok(result) => result.map_err(ToolError::from),
-        Err(error) if error.is_panic() => {
-            let panic = error.into_panic();
-            let message = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic without a message".to_owned());
-            Err(DispatchError::Panicked { message }.into())
-        }
+        Err(error) if error.is_panic() => Err(DispatchError::from_panic(error.into_panic()).into()),
         // Only when the runtime shuts down under the call; the transaction either committed or
         // rolled back as a whole, but the caller cannot know which.
         Err(_) => Err(ToolError::new(
