@@ -55,6 +55,8 @@ fn main() {
     println!("model            {}", path.display());
     println!("format           {:?}, threads {threads}", backend.format());
     println!("load time        {:.0} ms", ms(backend.load_time()));
+    // Other processes on a 2-core machine skew every figure; say how busy it was.
+    println!("load average     {} (at start)", load_average());
 
     let bare = |choice| ChatConfig {
         instructions: String::new(),
@@ -68,11 +70,7 @@ fn main() {
         backend.preamble_tokens(&config(&tools, ToolChoice::Auto)),
     );
 
-    // Unconstrained: plain text, no grammar.
-    let plain = measure(&runtime, &backend, &tools, ToolChoice::None);
-    // Constrained, fast path (the default) and, for reference, the full-vocabulary pass.
-    let auto = measure(&runtime, &backend, &tools, ToolChoice::Auto);
-    let required = measure(&runtime, &backend, &tools, ToolChoice::Required);
+    // The full-vocabulary reference needs its own backend (the option is per model).
     let slow_backend = GemmaBackend::load(
         &path,
         GemmaOptions {
@@ -81,8 +79,31 @@ fn main() {
         },
     )
     .unwrap_or_else(|e| fail(&e.to_string()));
-    let slow = measure(&runtime, &slow_backend, &tools, ToolChoice::Auto);
+    // Unconstrained (plain text, no grammar); constrained with the default fast path; and the
+    // full-vocabulary pass for reference. Interleaved request by request, so that load from
+    // other processes on the machine weighs on every variant alike.
+    let variants: [(&GemmaBackend, ToolChoice); 4] = [
+        (&backend, ToolChoice::None),
+        (&backend, ToolChoice::Auto),
+        (&backend, ToolChoice::Required),
+        (&slow_backend, ToolChoice::Auto),
+    ];
+    let mut totals: [Totals; 4] = Default::default();
+    for (i, request) in REQUESTS.iter().enumerate() {
+        for ((variant_backend, choice), total) in variants.iter().zip(totals.iter_mut()) {
+            measure(
+                &runtime,
+                variant_backend,
+                &tools,
+                *choice,
+                request,
+                i == 0,
+                total,
+            );
+        }
+    }
     drop(slow_backend);
+    let [plain, auto, required, slow] = totals;
 
     let constrained = auto.merge(&required);
     println!();
@@ -103,12 +124,13 @@ fn main() {
         "time to first token: first turn {:.0} ms (prefill {} tokens), later turns {:.0} ms on average",
         ms(auto.first_ttft),
         auto.first_prefill_tokens,
-        ms(auto.later_ttft)
+        ms(auto.later_ttft / auto.later_turns.max(1))
     );
 
     println!();
     println!("KV-cache reuse (auto mode, one conversation)");
     kv_reuse(&runtime, &backend, &tools);
+    println!("load average     {} (at end)", load_average());
 }
 
 /// Totals over the requests, each in a fresh session.
@@ -122,6 +144,7 @@ struct Totals {
     first_ttft: Duration,
     first_prefill_tokens: usize,
     later_ttft: Duration,
+    later_turns: u32,
 }
 
 impl Totals {
@@ -155,35 +178,33 @@ impl Totals {
     }
 }
 
+/// One request in a fresh session, then a short follow-up turn in the same session.
 fn measure(
     runtime: &tokio::runtime::Runtime,
     backend: &GemmaBackend,
     tools: &[ToolDeclaration],
     choice: ToolChoice,
-) -> Totals {
-    let mut totals = Totals::default();
-    let mut later = Vec::new();
-    for (i, request) in REQUESTS.iter().enumerate() {
-        let mut session = backend
-            .session(config(tools, choice))
-            .unwrap_or_else(|e| fail(&e.to_string()));
-        let turn = run(runtime, &mut session, request);
-        totals.tokens += turn.generated_tokens;
-        totals.time += turn.generation_time;
-        totals.fast += turn.sampler.fast_accepts;
-        totals.window += turn.sampler.window_passes;
-        totals.slow += turn.sampler.full_vocabulary_passes;
-        if i == 0 {
-            totals.first_ttft = turn.time_to_first_token.unwrap_or_default();
-            totals.first_prefill_tokens = turn.prompt_tokens_evaluated;
-        }
-        // A follow-up turn in the same session: only its own tokens are evaluated.
-        let turn = run(runtime, &mut session, "고마워");
-        later.push(turn.time_to_first_token.unwrap_or_default());
+    request: &str,
+    first: bool,
+    totals: &mut Totals,
+) {
+    let mut session = backend
+        .session(config(tools, choice))
+        .unwrap_or_else(|e| fail(&e.to_string()));
+    let turn = run(runtime, &mut session, request);
+    totals.tokens += turn.generated_tokens;
+    totals.time += turn.generation_time;
+    totals.fast += turn.sampler.fast_accepts;
+    totals.window += turn.sampler.window_passes;
+    totals.slow += turn.sampler.full_vocabulary_passes;
+    if first {
+        totals.first_ttft = turn.time_to_first_token.unwrap_or_default();
+        totals.first_prefill_tokens = turn.prompt_tokens_evaluated;
     }
-    totals.later_ttft =
-        later.iter().sum::<Duration>() / u32::try_from(later.len().max(1)).unwrap_or(1);
-    totals
+    // Only the follow-up's own tokens are evaluated before its first token.
+    let turn = run(runtime, &mut session, "고마워");
+    totals.later_ttft += turn.time_to_first_token.unwrap_or_default();
+    totals.later_turns += 1;
 }
 
 fn kv_reuse(runtime: &tokio::runtime::Runtime, backend: &GemmaBackend, tools: &[ToolDeclaration]) {
@@ -300,6 +321,17 @@ fn habit_tools() -> Vec<ToolDeclaration> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|text| {
+            text.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_else(|_| "unknown".to_owned())
 }
 
 fn ms(duration: Duration) -> f64 {

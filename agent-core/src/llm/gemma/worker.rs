@@ -200,6 +200,7 @@ impl<'m> Worker<'m> {
         Ok(Self {
             shared,
             ctx,
+            // `evaluate` chunks by `ctx.n_batch()`, which is at most `batch_size`.
             batch: LlamaBatch::new(usize::try_from(batch_size).unwrap_or(512), 1),
             sampler,
             config,
@@ -339,7 +340,8 @@ impl<'m> Worker<'m> {
     /// Evaluates `tokens` at positions `n_past..` in batches; returns the batch index of the
     /// last token's logits.
     fn evaluate(&mut self, tokens: &[LlamaToken]) -> Result<i32, LlmError> {
-        let chunk_size = usize::try_from(self.shared.options.batch_size.max(1)).unwrap_or(512);
+        // llama.cpp may lower the batch size it was asked for (never above the context).
+        let chunk_size = usize::try_from(self.ctx.n_batch().max(1)).unwrap_or(512);
         let mut last_index = None;
         let chunks = tokens.chunks(chunk_size);
         let count = chunks.len();
