@@ -1,0 +1,167 @@
+//! The chat loop: read a line, run a command or give the message to the agent, print what
+//! happens, repeat until `/quit` or end of input.
+//!
+//! Ctrl-C (see [`crate::interrupt`]): at the terminal chat prompt it shows how to leave; with
+//! piped input it leaves (exit status 130). While the model is answering it stops the turn and
+//! starts a new conversation — the stopped turn may have left half a reply or unanswered calls
+//! in the model's context, and a clean start is the only state known to be sound. Saved habits
+//! are untouched either way.
+
+use std::sync::Arc;
+
+use agent_core::agent::TURN_LIMIT_MESSAGE;
+use agent_core::{Agent, AgentError, ChatSession};
+use habit_tools::Coach;
+
+use crate::commands::{self, Command};
+use crate::input::{History, Line, LineSource};
+use crate::interrupt::{Interrupts, Level};
+use crate::render::{Renderer, error_line};
+use crate::ui::{Style, Ui};
+
+/// The chat prompt.
+pub(crate) const PROMPT: &str = "나> ";
+
+/// How the chat ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Exit {
+    /// `/quit` or end of input.
+    Done,
+    /// Ctrl-C at a piped prompt.
+    Interrupted,
+}
+
+/// Everything the loop needs.
+pub(crate) struct Chat<S> {
+    /// The agent driving the model.
+    pub(crate) agent: Agent<S>,
+    /// The habit coach, for `/habits`.
+    pub(crate) coach: Coach,
+    /// Where lines come from.
+    pub(crate) input: LineSource,
+    /// Prints events.
+    pub(crate) renderer: Arc<Renderer>,
+    /// Prints everything else.
+    pub(crate) ui: Arc<Ui>,
+    /// Ctrl-C presses outside the line editor.
+    pub(crate) interrupts: Interrupts,
+}
+
+impl<S: ChatSession> Chat<S> {
+    /// Runs until `/quit`, end of input, or Ctrl-C at a piped prompt.
+    pub(crate) async fn run(mut self) -> Exit {
+        loop {
+            let line = if self.input.is_terminal() {
+                // The editor owns the terminal in raw mode: Ctrl-C arrives as a key, not a signal.
+                self.input.read_line(PROMPT, History::Keep).await
+            } else {
+                tokio::select! {
+                    line = self.input.read_line(PROMPT, History::Keep) => line,
+                    () = self.interrupts.next(Level::Prompt) => Line::Interrupted,
+                }
+            };
+            let text = match line {
+                Line::Text(text) => text,
+                Line::Eof => {
+                    self.ui.line(Style::Dim, "안녕히 가세요.");
+                    return Exit::Done;
+                }
+                Line::Interrupted if self.input.is_terminal() => {
+                    self.ui.line(Style::Dim, "(나가려면 /quit 또는 Ctrl-D)");
+                    continue;
+                }
+                Line::Interrupted => return Exit::Interrupted,
+            };
+            let text = text.trim();
+            if text.is_empty() {
+                continue;
+            }
+            match commands::parse(text) {
+                Some(Command::Quit) => {
+                    self.ui.line(Style::Dim, "안녕히 가세요.");
+                    return Exit::Done;
+                }
+                Some(command) => self.command(command),
+                None => self.turn(text).await,
+            }
+        }
+    }
+
+    fn command(&mut self, command: Command) {
+        match command {
+            Command::New => {
+                self.agent.clear();
+                self.ui.line(
+                    Style::Good,
+                    "새 대화를 시작합니다. (대화 기록만 비웠고, 저장된 습관은 그대로예요)",
+                );
+            }
+            Command::Tools => commands::print_tools(&self.ui, self.agent.registry()),
+            Command::Habits => commands::print_habits(&self.ui, &self.coach),
+            Command::Help => commands::print_help(&self.ui),
+            Command::Unknown(word) => {
+                self.ui.line(Style::Warn, &commands::unknown_line(&word));
+            }
+            Command::Quit => {}
+        }
+    }
+
+    /// One user message: the agent's turn, interruptible by Ctrl-C.
+    async fn turn(&mut self, text: &str) {
+        self.renderer.begin_turn();
+        let interrupts = self.interrupts.clone();
+        let outcome = tokio::select! {
+            result = self.agent.send(text) => Some(result),
+            () = interrupts.next(Level::Turn) => None,
+        };
+        self.ui.end_stream();
+        match outcome {
+            Some(Ok(_)) => {}
+            Some(Err(AgentError::TurnLimit { max_turns })) => self.ui.line(
+                Style::Warn,
+                &format!(
+                    "⚠ {TURN_LIMIT_MESSAGE} (모델 턴 {max_turns}번; --max-turns로 바꿀 수 있어요)"
+                ),
+            ),
+            Some(Err(error)) => self.ui.error(&turn_error(&error)),
+            None => {
+                self.agent.clear();
+                self.ui.line(
+                    Style::Warn,
+                    "⏹ 답변을 중단했습니다. 새 대화로 시작합니다 (저장된 습관은 그대로예요).",
+                );
+            }
+        }
+    }
+}
+
+/// The one line for a failed turn, with what to do next where there is something to do.
+fn turn_error(error: &AgentError) -> String {
+    let hint = match error.code() {
+        "context_full" => " — /new로 새 대화를 시작하세요",
+        "prompt_too_long" => " — 더 짧게 써 주세요",
+        "turn_too_long" | "invalid_output" => " — 다시 말해 보세요",
+        "inference" => " — /new로 새 대화를 시작하세요",
+        "script_exhausted" => "",
+        _ => "",
+    };
+    format!(
+        "모델이 답하지 못했습니다 ({}): {}{hint}",
+        error.code(),
+        error_line(&error.to_string())
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agent_core::LlmError;
+
+    #[test]
+    fn turn_errors_carry_a_hint() {
+        let line = turn_error(&AgentError::Llm(LlmError::ContextFull { capacity: 4096 }));
+        assert!(line.contains("context_full"), "{line}");
+        assert!(line.contains("/new"), "{line}");
+        assert!(!line.contains('\n'));
+    }
+}

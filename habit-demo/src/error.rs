@@ -1,0 +1,130 @@
+//! Why the demo could not start, each as one line a person can act on: which file, what is
+//! wrong with it, and what to run or pass instead.
+
+use agent_core::{LlmError, RegistryError};
+use habit_tools::StoreError;
+
+/// What stops the program before (or instead of) the chat.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum DemoError {
+    /// The default model file is not there yet.
+    #[error(
+        "모델 파일이 없습니다: {path} — 받으려면: scripts/fetch-model.sh (scripts/demo.sh는 자동으로 받습니다)"
+    )]
+    ModelNotFetched {
+        /// Where it was expected.
+        path: String,
+    },
+    /// A model file named by `--model` or `$GEMMA_MODEL` does not exist.
+    #[error("모델 파일이 없습니다: {path} — {given_by}로 지정한 경로를 확인하세요")]
+    ModelNotFound {
+        /// The path given.
+        path: String,
+        /// `--model` or `GEMMA_MODEL`.
+        given_by: &'static str,
+    },
+    /// The model file is not a GGUF.
+    #[error("GGUF 모델 파일이 아닙니다: {path} — llama.cpp용 .gguf 파일을 지정하세요")]
+    NotGguf {
+        /// The path given.
+        path: String,
+    },
+    /// llama.cpp could not load the model or start a session.
+    #[error("모델을 불러오지 못했습니다: {0}")]
+    Model(#[source] LlmError),
+    /// The database is locked by another writer.
+    #[error(
+        "습관 DB가 다른 프로그램에 잠겨 있습니다: {path} — 그 프로그램을 닫거나 잠시 후 다시 시도하세요"
+    )]
+    DbLocked {
+        /// The database path.
+        path: String,
+    },
+    /// The database file is not SQLite, or is damaged.
+    #[error(
+        "습관 DB를 읽을 수 없습니다: {path}는 SQLite 데이터베이스가 아니거나 손상되었습니다 — 옮겨 두거나 --db로 다른 파일을 지정하세요"
+    )]
+    DbUnreadable {
+        /// The database path.
+        path: String,
+    },
+    /// The database cannot be opened or created.
+    #[error("습관 DB를 열 수 없습니다: {path} ({reason})")]
+    DbCannotOpen {
+        /// The database path.
+        path: String,
+        /// The underlying reason.
+        reason: String,
+    },
+    /// Any other database problem (newer schema, no data directory, …).
+    #[error("습관 DB 오류: {0}")]
+    Db(#[source] StoreError),
+    /// The tools could not be registered (a bug, not a user error).
+    #[error("도구를 등록하지 못했습니다: {0}")]
+    Registry(#[from] RegistryError),
+    /// The terminal could not be set up for line editing.
+    #[error("터미널 입력을 준비하지 못했습니다: {0}")]
+    Terminal(String),
+    /// The async runtime could not start.
+    #[error("실행 환경을 준비하지 못했습니다: {0}")]
+    Runtime(#[source] std::io::Error),
+    /// A `--script` file could not be read or parsed, or its log written.
+    #[error("스크립트 파일 {path}: {reason}")]
+    Script {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl From<StoreError> for DemoError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::Locked { location } => Self::DbLocked { path: location },
+            StoreError::NotADatabase { location } => Self::DbUnreadable { path: location },
+            StoreError::CannotOpen { location, reason } => Self::DbCannotOpen {
+                path: location,
+                reason,
+            },
+            other => Self::Db(other),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_errors_become_the_specific_lines() {
+        let locked = DemoError::from(StoreError::Locked {
+            location: "/tmp/h.db".into(),
+        });
+        assert!(matches!(locked, DemoError::DbLocked { .. }));
+        assert!(locked.to_string().contains("잠겨"), "{locked}");
+        let unreadable = DemoError::from(StoreError::NotADatabase {
+            location: "/tmp/h.db".into(),
+        });
+        assert!(unreadable.to_string().contains("SQLite"), "{unreadable}");
+        let other = DemoError::from(StoreError::NoDataDir);
+        assert!(matches!(other, DemoError::Db(_)));
+    }
+
+    #[test]
+    fn every_message_is_one_line() {
+        let errors = [
+            DemoError::ModelNotFetched { path: "/m".into() },
+            DemoError::ModelNotFound {
+                path: "/m".into(),
+                given_by: "--model",
+            },
+            DemoError::NotGguf { path: "/m".into() },
+            DemoError::DbLocked { path: "/d".into() },
+        ];
+        for error in errors {
+            assert!(!error.to_string().contains('\n'), "{error}");
+        }
+    }
+}

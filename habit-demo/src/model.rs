@@ -1,0 +1,166 @@
+//! Loading the GGUF model and starting its chat session, with a spinner and the time it took.
+//!
+//! Loading blocks for about a second (longer from a cold disk), so it runs on a helper thread
+//! while this one draws the spinner on stderr. When stderr is not a terminal there is no
+//! animation, just a line before and a line after.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use agent_core::ChatConfig;
+use agent_core::LlmError;
+use agent_core::llm::gemma::{GemmaBackend, GemmaOptions, GemmaSession, MODEL_ENV};
+
+use crate::error::DemoError;
+use crate::ui::{Style, Ui};
+
+/// Where the model path came from, for the error when it is missing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ModelSource {
+    /// `--model PATH`.
+    Flag,
+    /// `$GEMMA_MODEL`.
+    Env,
+    /// The cache of `scripts/fetch-model.sh`.
+    Default,
+}
+
+/// The model to load: `--model`, else the backend's default (which honours `$GEMMA_MODEL`).
+pub(crate) fn resolve(flag: Option<PathBuf>) -> (PathBuf, ModelSource) {
+    match flag {
+        Some(path) => (path, ModelSource::Flag),
+        None => {
+            let source = if std::env::var_os(MODEL_ENV).is_some_and(|v| !v.is_empty()) {
+                ModelSource::Env
+            } else {
+                ModelSource::Default
+            };
+            (GemmaBackend::default_model_path(), source)
+        }
+    }
+}
+
+/// A loaded model with its session, and how long getting there took.
+pub(crate) struct Loaded {
+    /// The model (kept alive for the session).
+    pub(crate) backend: GemmaBackend,
+    /// The conversation.
+    pub(crate) session: GemmaSession,
+    /// Wall-clock time of loading the weights and starting the session.
+    pub(crate) elapsed: Duration,
+}
+
+/// Loads `path` and starts a session with `config`, showing progress through `ui`.
+///
+/// # Errors
+/// One [`DemoError`] per failure: the file is missing, is not a GGUF, or llama.cpp refused it.
+pub(crate) fn load(
+    path: &Path,
+    source: ModelSource,
+    options: GemmaOptions,
+    config: ChatConfig,
+    ui: &Ui,
+) -> Result<Loaded, DemoError> {
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let started = Instant::now();
+    let owned = path.to_path_buf();
+    let worker = std::thread::Builder::new()
+        .name("model-load".to_owned())
+        .spawn(move || {
+            let backend = GemmaBackend::load(&owned, options)?;
+            let session = backend.session(config)?;
+            Ok::<_, LlmError>((backend, session))
+        })
+        .map_err(|e| DemoError::Model(LlmError::Load(format!("could not start a thread: {e}"))))?;
+
+    let animate = std::io::stderr().is_terminal();
+    if animate {
+        const FRAMES: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+        let mut frame = 0;
+        while !worker.is_finished() {
+            ui.status(&format!(
+                "\r{} 모델을 불러오는 중… {name} {:.1}초",
+                FRAMES[frame % FRAMES.len()],
+                started.elapsed().as_secs_f64()
+            ));
+            frame += 1;
+            std::thread::sleep(Duration::from_millis(80));
+        }
+        ui.status("\r\x1b[2K");
+    } else {
+        ui.status(&format!("모델을 불러오는 중… {}\n", path.display()));
+    }
+    let outcome = worker
+        .join()
+        .unwrap_or_else(|_| Err(LlmError::Load("the loading thread panicked".to_owned())));
+    let (backend, session) = outcome.map_err(|error| describe(error, path, source))?;
+    let elapsed = started.elapsed();
+    ui.status(&format!(
+        "{}\n",
+        ui.paint_stderr(
+            Style::Good,
+            &format!(
+                "✓ 모델 준비 완료: {name} ({:.1}초, 가중치 {:.1}초)",
+                elapsed.as_secs_f64(),
+                backend.load_time().as_secs_f64()
+            )
+        )
+    ));
+    Ok(Loaded {
+        backend,
+        session,
+        elapsed,
+    })
+}
+
+/// The one-line error for a failed load.
+fn describe(error: LlmError, path: &Path, source: ModelSource) -> DemoError {
+    let shown = path.display().to_string();
+    match (error, source) {
+        (LlmError::ModelNotFound { .. }, ModelSource::Default) => {
+            DemoError::ModelNotFetched { path: shown }
+        }
+        (LlmError::ModelNotFound { .. }, ModelSource::Flag) => DemoError::ModelNotFound {
+            path: shown,
+            given_by: "--model",
+        },
+        (LlmError::ModelNotFound { .. }, ModelSource::Env) => DemoError::ModelNotFound {
+            path: shown,
+            given_by: MODEL_ENV,
+        },
+        (LlmError::NotGguf { .. }, _) => DemoError::NotGguf { path: shown },
+        (other, _) => DemoError::Model(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_default_model_names_the_fetch_command() {
+        let error = describe(
+            LlmError::ModelNotFound {
+                path: "/x.gguf".into(),
+            },
+            Path::new("/x.gguf"),
+            ModelSource::Default,
+        );
+        assert!(
+            error.to_string().contains("scripts/fetch-model.sh"),
+            "{error}"
+        );
+        let error = describe(
+            LlmError::ModelNotFound {
+                path: "/x.gguf".into(),
+            },
+            Path::new("/x.gguf"),
+            ModelSource::Flag,
+        );
+        assert!(error.to_string().contains("--model"), "{error}");
+    }
+}
