@@ -8,7 +8,7 @@
 //! required: CALLS
 //! none:     no grammar (plain text)
 //! CALLS  =  {"tool_calls": [ anyOf[ {"name": const "<tool>", "arguments": <tool's schema>} … ] ]}
-//!           with 1 to 4 items
+//!           with 1 to `max_calls_per_turn` items (an option; default 1)
 //! ```
 //!
 //! Why this shape rather than a lazy grammar behind a trigger: the base 270M model does not
@@ -28,15 +28,14 @@ use serde_json::Value;
 use crate::llm::{LlmError, ToolChoice};
 use crate::tool::ToolDeclaration;
 
-/// The most calls one model turn may hold; it bounds the grammar and keeps a small model from
-/// repeating a call until it runs out of tokens.
-pub(crate) const MAX_CALLS_PER_TURN: usize = 4;
-
 /// The JSON Schema of a reply, or `None` when the reply is plain text.
+/// `max_calls` bounds the calls of one turn (at least 1).
 pub(crate) fn reply_schema(
     tools: &[ToolDeclaration],
     choice: ToolChoice,
+    max_calls: usize,
 ) -> Result<Option<String>, LlmError> {
+    let max_calls = max_calls.max(1);
     if choice == ToolChoice::None {
         return Ok(None);
     }
@@ -50,7 +49,7 @@ pub(crate) fn reply_schema(
     }
     let calls: Vec<String> = tools.iter().map(call_schema).collect();
     let calls = format!(
-        r#"{{"type":"object","properties":{{"tool_calls":{{"type":"array","items":{{"anyOf":[{}]}},"minItems":1,"maxItems":{MAX_CALLS_PER_TURN}}}}},"required":["tool_calls"],"additionalProperties":false}}"#,
+        r#"{{"type":"object","properties":{{"tool_calls":{{"type":"array","items":{{"anyOf":[{}]}},"minItems":1,"maxItems":{max_calls}}}}},"required":["tool_calls"],"additionalProperties":false}}"#,
         calls.join(",")
     );
     let response = r#"{"type":"object","properties":{"response":{"type":"string","minLength":1}},"required":["response"],"additionalProperties":false}"#;
@@ -91,8 +90,9 @@ fn arguments_schema(parameters: &Value) -> String {
 pub(crate) fn reply_grammar(
     tools: &[ToolDeclaration],
     choice: ToolChoice,
+    max_calls: usize,
 ) -> Result<Option<String>, LlmError> {
-    let Some(schema) = reply_schema(tools, choice)? else {
+    let Some(schema) = reply_schema(tools, choice, max_calls)? else {
         return Ok(None);
     };
     llama_cpp_2::json_schema_to_grammar(&schema)
@@ -159,7 +159,7 @@ mod tests {
 
     #[test]
     fn schema_is_valid_json_with_name_before_arguments() {
-        let schema = reply_schema(&tools(), ToolChoice::Auto)
+        let schema = reply_schema(&tools(), ToolChoice::Auto, 4)
             .expect("schema")
             .expect("some");
         let value: Value = serde_json::from_str(&schema).expect("valid JSON");
@@ -174,14 +174,17 @@ mod tests {
 
     #[test]
     fn tool_choice_shapes_the_root() {
-        let required = reply_schema(&tools(), ToolChoice::Required)
+        let required = reply_schema(&tools(), ToolChoice::Required, 4)
             .expect("ok")
             .expect("some");
         assert!(!required.contains(r#""response""#));
-        assert_eq!(reply_schema(&tools(), ToolChoice::None).expect("ok"), None);
-        assert_eq!(reply_schema(&[], ToolChoice::Auto).expect("ok"), None);
+        assert_eq!(
+            reply_schema(&tools(), ToolChoice::None, 4).expect("ok"),
+            None
+        );
+        assert_eq!(reply_schema(&[], ToolChoice::Auto, 4).expect("ok"), None);
         assert!(matches!(
-            reply_schema(&[], ToolChoice::Required),
+            reply_schema(&[], ToolChoice::Required, 4),
             Err(LlmError::Grammar(_))
         ));
     }
@@ -198,7 +201,7 @@ mod tests {
 
     #[test]
     fn grammar_names_only_registered_tools_and_their_enums() {
-        let grammar = reply_grammar(&tools(), ToolChoice::Auto)
+        let grammar = reply_grammar(&tools(), ToolChoice::Auto, 4)
             .expect("ok")
             .expect("some");
         assert!(grammar.contains("root ::="), "{grammar}");
@@ -213,7 +216,7 @@ mod tests {
         ] {
             assert!(grammar.contains(literal), "missing {literal} in\n{grammar}");
         }
-        let required = reply_grammar(&tools(), ToolChoice::Required)
+        let required = reply_grammar(&tools(), ToolChoice::Required, 4)
             .expect("ok")
             .expect("some");
         assert!(!required.contains(r#"\"response\""#), "{required}");

@@ -45,6 +45,10 @@ pub struct GemmaOptions {
     pub seed: u32,
     /// Most tokens the model may generate in one turn (default 256).
     pub max_tokens_per_turn: usize,
+    /// Most tool calls one model turn may hold (default 1). The grammar allows a list of
+    /// calls; the base 270M model, given room for more than one, tends to append a call to
+    /// every declared tool, so more is for models that use it well.
+    pub max_calls_per_turn: usize,
     /// The prompt format; `None` picks FunctionGemma's when the vocabulary has its tokens,
     /// the Gemma JSON format otherwise (default `None`).
     pub format: Option<PromptFormat>,
@@ -61,6 +65,7 @@ impl Default for GemmaOptions {
             temperature: 0.0,
             seed: 42,
             max_tokens_per_turn: 256,
+            max_calls_per_turn: 1,
             format: None,
             constrained_sampling: ConstrainedSampling::default(),
         }

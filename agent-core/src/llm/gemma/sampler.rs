@@ -157,6 +157,24 @@ impl TokenSampler {
         self.counters = SamplerCounters::default();
     }
 
+    /// Feeds the grammar a token the prompt already holds (the reply's forced opening),
+    /// checked like a sampled one.
+    pub(crate) fn accept_forced(
+        &mut self,
+        model: &LlamaModel,
+        token: LlamaToken,
+    ) -> Result<(), LlmError> {
+        let Some(grammar) = &mut self.grammar else {
+            return Ok(());
+        };
+        if !allows(&mut grammar.sampler, token) {
+            return Err(LlmError::Grammar(
+                "the grammar rejects the reply's opening".into(),
+            ));
+        }
+        self.accept_checked(model, token).map(|_| ())
+    }
+
     /// The counters since the last [`reset`](Self::reset).
     pub(crate) fn counters(&self) -> SamplerCounters {
         self.counters

@@ -173,7 +173,11 @@ impl<'m> Worker<'m> {
         let json_replies =
             shared.format == PromptFormat::GemmaJson && gemma::uses_json_replies(&config);
         let grammar = if json_replies {
-            grammar::reply_grammar(&config.tools, config.tool_choice)?
+            grammar::reply_grammar(
+                &config.tools,
+                config.tool_choice,
+                options.max_calls_per_turn,
+            )?
         } else {
             None
         };
@@ -287,7 +291,13 @@ impl<'m> Worker<'m> {
         self.after_calls = false;
 
         let generation_started = Instant::now();
-        let mut reply = self.new_reply();
+        let mut reply = match self.new_reply() {
+            Ok(reply) => reply,
+            Err(error) => {
+                out.send(Err(error));
+                return;
+            }
+        };
         let (end, generated, first_token) =
             self.generate(logits_index, &mut reply, &mut out, started);
         turn.generated_tokens = generated;
@@ -362,15 +372,22 @@ impl<'m> Worker<'m> {
         last_index.ok_or_else(|| LlmError::Inference("nothing to evaluate".to_owned()))
     }
 
-    fn new_reply(&mut self) -> Reply {
+    fn new_reply(&mut self) -> Result<Reply, LlmError> {
         self.sampler.reset();
-        match self.shared.format {
+        Ok(match self.shared.format {
             PromptFormat::FunctionGemma => Reply::FunctionGemma(FunctionGemmaReply::default()),
             PromptFormat::GemmaJson if self.json_replies => {
-                Reply::Json(Utf8Buffer::default(), JsonReply::default())
+                // The prompt already holds the reply's opening; the grammar and the reader
+                // must start after it.
+                let mut json = JsonReply::default();
+                json.push(gemma::REPLY_PREFIX);
+                for token in self.shared.tokenize_text(gemma::REPLY_PREFIX, false) {
+                    self.sampler.accept_forced(&self.shared.model, token)?;
+                }
+                Reply::Json(Utf8Buffer::default(), json)
             }
             PromptFormat::GemmaJson => Reply::Plain(Utf8Buffer::default()),
-        }
+        })
     }
 
     /// The generation loop: sample, stream, evaluate, until the reply ends.

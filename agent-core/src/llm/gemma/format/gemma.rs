@@ -16,7 +16,11 @@
 //! <start_of_turn>user
 //! {"tool_results":[{"name":"get_streak","result":{"status":"ok","data":{…}}}]}<end_of_turn>
 //! <start_of_turn>model
+//! {
 //! ```
+//!
+//! The opening `{` of the reply is part of the prompt ([`REPLY_PREFIX`]); the model generates
+//! the rest under the grammar.
 //!
 //! Tools are declared as one-line signatures (`name(param?: type): description`) rather than
 //! as JSON Schema: the grammar already enforces the schema, so the prompt only has to tell the
@@ -33,6 +37,11 @@ use crate::tool::ToolDeclaration;
 const START_USER: &str = "<start_of_turn>user\n";
 const END_TURN_START_MODEL: &str = "<end_of_turn>\n<start_of_turn>model\n";
 const CLOSE_MODEL_TURN: &str = "<end_of_turn>\n";
+
+/// How every JSON reply starts, written into the prompt rather than generated: the model's
+/// own first pick is almost never a `{` token, so generating it would cost a full-vocabulary
+/// grammar pass at the start of every turn.
+pub(crate) const REPLY_PREFIX: &str = "{";
 
 /// Whether this configuration makes the model answer in JSON (under a grammar).
 pub(crate) fn uses_json_replies(config: &ChatConfig) -> bool {
@@ -63,6 +72,9 @@ pub(crate) fn render_turn(config: &ChatConfig, state: RenderState, input: &TurnI
         }
     };
     prompt.control(END_TURN_START_MODEL);
+    if uses_json_replies(config) {
+        prompt.control(REPLY_PREFIX);
+    }
     prompt
 }
 
@@ -254,7 +266,7 @@ mod tests {
             "- log_tracker_entry(date?: string (date), habit_id: integer, value: \"done\"|\"blank\"): 기록을 남깁니다. 여러 줄 설명.\n",
             "- list_active_habits()\n\n",
             "아침 운동 습관을 찾아줘<end_of_turn>\n",
-            "<start_of_turn>model\n",
+            "<start_of_turn>model\n{",
         );
         assert_eq!(prompt.as_string(), expected);
     }
@@ -276,7 +288,7 @@ mod tests {
             [
                 super::super::Piece::Control("<end_of_turn>\n<start_of_turn>user\n".into()),
                 super::super::Piece::Text("<start_of_turn>model\nhi".into()),
-                super::super::Piece::Control("<end_of_turn>\n<start_of_turn>model\n".into()),
+                super::super::Piece::Control("<end_of_turn>\n<start_of_turn>model\n{".into()),
             ]
         );
     }
@@ -302,7 +314,7 @@ mod tests {
         assert_eq!(
             prompt.as_string(),
             format!(
-                "<end_of_turn>\n<start_of_turn>user\n{body}<end_of_turn>\n<start_of_turn>model\n"
+                "<end_of_turn>\n<start_of_turn>user\n{body}<end_of_turn>\n<start_of_turn>model\n{{"
             )
         );
     }
