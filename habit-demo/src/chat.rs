@@ -126,9 +126,13 @@ impl<S: ChatSession> Chat<S> {
             Some(Err(error)) => self.ui.error(&turn_error(&error)),
             None => {
                 self.agent.clear();
+                // On a terminal the key echoed as `^C`; `\r` writes over it.
+                let over_echo = if self.input.is_terminal() { "\r" } else { "" };
                 self.ui.line(
                     Style::Warn,
-                    "⏹ 답변을 중단했습니다. 새 대화로 시작합니다 (저장된 습관은 그대로예요).",
+                    &format!(
+                        "{over_echo}⏹ 답변을 중단했습니다. 새 대화로 시작합니다 (저장된 습관은 그대로예요)."
+                    ),
                 );
             }
         }
@@ -138,11 +142,10 @@ impl<S: ChatSession> Chat<S> {
 /// The one line for a failed turn, with what to do next where there is something to do.
 fn turn_error(error: &AgentError) -> String {
     let hint = match error.code() {
-        "context_full" => " — /new로 새 대화를 시작하세요",
+        // The session must start over: its context is full, or unusable after a failed step.
+        "context_full" | "inference" => " — /new로 새 대화를 시작하세요",
         "prompt_too_long" => " — 더 짧게 써 주세요",
         "turn_too_long" | "invalid_output" => " — 다시 말해 보세요",
-        "inference" => " — /new로 새 대화를 시작하세요",
-        "script_exhausted" => "",
         _ => "",
     };
     format!(

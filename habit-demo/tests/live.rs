@@ -56,15 +56,20 @@ fn the_real_model_answers_through_piped_stdin() {
     out.assert_success();
     assert!(out.stderr.contains("✓ 모델 준비 완료"), "{out}");
     assert!(out.stdout.contains("🤖 습관 코치"), "{out}");
-    let answered = out
-        .stdout
-        .lines()
-        .any(|line| line.starts_with("🤖 ") && !line.starts_with("🤖 습관 코치"));
-    let failed = out.stderr.lines().any(|l| l.starts_with("오류:"));
+    // The 270M base model mostly answers with tool calls, so "answers" means: the model's turn
+    // was rendered (streamed text, or tool activity with its one-line results) and ended
+    // without a model error.
+    let rendered = out.stdout.lines().any(|line| {
+        line.starts_with("🔧 ") || (line.starts_with("🤖 ") && !line.contains("습관 코치"))
+    });
+    assert!(rendered, "the model's turn left no trace\n{out}");
     assert!(
-        answered || failed,
-        "the model's turn left no trace (neither an answer nor an error)\n{out}"
+        !out.stderr.lines().any(|l| l.starts_with("오류:")),
+        "the model's turn failed\n{out}"
     );
-    assert!(!failed, "the model's turn failed\n{out}");
+    assert!(
+        !out.stdout.contains("\"status\""),
+        "raw JSON without --verbose\n{out}"
+    );
     assert!(out.stdout.contains("내 습관 0개"), "{out}");
 }
