@@ -6,15 +6,17 @@
 //! two inferences on a 2-core machine only slow each other down.
 
 use std::path::PathBuf;
-use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use agent_core::llm::gemma::{GemmaBackend, GemmaOptions, GemmaSession, PromptFormat, TurnStats};
 use agent_core::llm::{
     ChatConfig, ChatEvent, ChatSession, FunctionCall, LlmError, ToolChoice, ToolResponse,
 };
 use agent_core::tool::ToolDeclaration;
+use agent_core::{Agent, AgentError, AgentEvent, ApproveAll, DenyAll, Registry};
 use futures::StreamExt;
-use serde_json::{Value, json};
+use habit_tools::{Coach, Store};
+use serde_json::json;
 
 const INSTRUCTIONS: &str =
     "너는 습관 코치 앱의 도우미야. 필요하면 도구를 호출하고, 아니면 한국어로 짧게 답해.";
@@ -45,7 +47,7 @@ fn backend() -> Option<(GemmaBackend, MutexGuard<'static, ()>)> {
     let backend = BACKEND.get_or_init(|| {
         let options = GemmaOptions {
             context_size: 2048,
-            max_tokens_per_turn: 64,
+            max_tokens_per_turn: 192,
             ..GemmaOptions::default()
         };
         GemmaBackend::load(&path, options)
@@ -54,21 +56,18 @@ fn backend() -> Option<(GemmaBackend, MutexGuard<'static, ()>)> {
     Some((backend.clone(), guard))
 }
 
+/// The six habit tools exactly as the demo registers them, over a fresh in-memory store.
+fn habit_registry(confirmer: impl agent_core::Confirmer) -> Registry {
+    let store = Store::open_in_memory().expect("in-memory store");
+    let coach = Coach::with_system_clock(Arc::new(store));
+    habit_tools::registry_builder(coach)
+        .confirmer(confirmer)
+        .build()
+        .expect("the habit registry builds")
+}
+
 fn habit_tools() -> Vec<ToolDeclaration> {
-    let raw: Value = serde_json::from_str(include_str!("fixtures/habit_tool_declarations.json"))
-        .expect("the fixture is JSON");
-    raw.as_array()
-        .expect("an array of declarations")
-        .iter()
-        .map(|tool| ToolDeclaration {
-            name: tool["name"].as_str().expect("name").to_owned(),
-            description: tool["description"]
-                .as_str()
-                .expect("description")
-                .to_owned(),
-            parameters: tool["parameters"].clone(),
-        })
-        .collect()
+    habit_registry(DenyAll).declarations()
 }
 
 fn config(tool_choice: ToolChoice) -> ChatConfig {
@@ -111,14 +110,12 @@ fn calls(events: &[Result<ChatEvent, LlmError>]) -> Vec<FunctionCall> {
         .collect()
 }
 
-/// The call names a declared tool and its arguments satisfy that tool's schema.
-fn assert_valid_call(call: &FunctionCall, tools: &[ToolDeclaration]) {
-    let tool = tools
-        .iter()
-        .find(|t| t.name == call.name)
-        .unwrap_or_else(|| panic!("the model called an undeclared tool: {call:?}"));
-    let validator =
-        jsonschema::validator_for(&tool.parameters).expect("the fixture schema compiles");
+/// The call names a registered tool and its arguments pass that tool's own validator.
+fn assert_valid_call(call: &FunctionCall, registry: &Registry) {
+    let tool = registry
+        .get(&call.name)
+        .unwrap_or_else(|| panic!("the model called an unregistered tool: {call:?}"));
+    let validator = jsonschema::validator_for(tool.validation_schema()).expect("schema compiles");
     let errors: Vec<String> = validator
         .iter_errors(&call.args)
         .map(|e| e.to_string())
@@ -139,7 +136,7 @@ fn required_mode_answers_a_korean_request_with_a_valid_registered_call() {
         PromptFormat::GemmaJson,
         "the base model has no FunctionGemma tokens"
     );
-    let tools = habit_tools();
+    let registry = habit_registry(DenyAll);
     for request in ["아침 운동 습관을 찾아줘", "3번 습관 오늘 했어. 기록해줘"]
     {
         let mut session = backend
@@ -154,7 +151,7 @@ fn required_mode_answers_a_korean_request_with_a_valid_registered_call() {
             "{request}: required mode produced no call: {events:?}"
         );
         for call in &calls {
-            assert_valid_call(call, &tools);
+            assert_valid_call(call, &registry);
         }
         assert!(
             events
@@ -176,7 +173,7 @@ fn a_conversation_is_evaluated_once_and_kept_in_the_kv_cache() {
     let Some((backend, _serial)) = backend() else {
         return;
     };
-    let tools = habit_tools();
+    let registry = habit_registry(DenyAll);
     let mut session = backend.session(config(ToolChoice::Auto)).expect("session");
     let declaration_tokens = session.stats().declaration_tokens;
     assert!(
@@ -191,7 +188,7 @@ fn a_conversation_is_evaluated_once_and_kept_in_the_kv_cache() {
         "the first turn carries the declarations"
     );
     for call in calls(&events) {
-        assert_valid_call(&call, &tools);
+        assert_valid_call(&call, &registry);
     }
 
     let made = calls(&events);
@@ -315,4 +312,103 @@ fn limits_end_turns_with_errors_and_the_session_survives() {
         stats.context_tokens < 100,
         "clear() starts a new conversation: {stats:?}"
     );
+}
+
+#[test]
+fn recorded_results_join_the_kv_cache_without_a_reply() {
+    let Some((backend, _serial)) = backend() else {
+        return;
+    };
+    let mut session = backend
+        .session(config(ToolChoice::Required))
+        .expect("session");
+    let (events, first) = turn(&mut session, Input::User("아침 운동 습관을 찾아줘"));
+    let made = calls(&events);
+    assert!(!made.is_empty(), "required mode calls a tool: {events:?}");
+    // What the agent loop does at its turn limit: answer the calls without a new model turn.
+    session.record_tool_results(
+        made.iter()
+            .map(|call| ToolResponse {
+                name: call.name.clone(),
+                result: json!({"status": "error", "code": "turn_limit", "reason": "도구 호출 루프가 너무 길어 중단했습니다."}),
+            })
+            .collect(),
+    );
+    assert_eq!(session.stats().turns, 1, "recording runs no turn");
+    let (events, second) = turn(&mut session, Input::User("고마워"));
+    assert!(events.iter().all(Result::is_ok), "{events:?}");
+    assert_eq!(second.prompt_tokens_evaluated, second.tokens_appended);
+    assert_eq!(second.kv_cache_tokens, second.context_tokens, "{second:?}");
+    let recorded = second.context_tokens
+        - first.context_tokens
+        - second.tokens_appended
+        - second.generated_tokens;
+    assert!(
+        recorded > 20,
+        "the recorded results are in the context ({recorded} tokens): {first:?} {second:?}"
+    );
+}
+
+#[test]
+fn an_auto_run_over_the_habit_tools_completes() {
+    let Some((backend, _serial)) = backend() else {
+        return;
+    };
+    let registry = Arc::new(habit_registry(ApproveAll));
+    let session = backend
+        .session(ChatConfig::new(habit_tools::COACH_INSTRUCTIONS, &registry))
+        .expect("session");
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&events);
+    let mut agent = Agent::new(session, Arc::clone(&registry)).with_events(move |event| {
+        sink.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(event)
+    });
+    // A plain #[test] with its own runtime: the serializing lock is a std Mutex held for the
+    // whole test, which must not live inside an async fn.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    let outcome = runtime.block_on(agent.send("아침에 할 운동 습관을 추천해 줘"));
+    let events = events
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone();
+    eprintln!("outcome: {outcome:?}");
+    for event in &events {
+        eprintln!("{event:?}");
+    }
+    // The loop ends either with an answer or at its turn cap, never with a backend error, and
+    // every call the model made was answered.
+    assert!(
+        matches!(outcome, Ok(_) | Err(AgentError::TurnLimit { .. })),
+        "{outcome:?}"
+    );
+    assert!(
+        !events.iter().any(|e| matches!(e, AgentEvent::Error { .. })),
+        "{events:?}"
+    );
+    let requested = events
+        .iter()
+        .filter(|e| matches!(e, AgentEvent::ToolCallRequested { .. }))
+        .count();
+    let answered = events
+        .iter()
+        .filter(|e| matches!(e, AgentEvent::ToolResult { .. }))
+        .count();
+    assert_eq!(requested, answered);
+    // Every call the model emitted was a registered tool with schema-valid arguments (the
+    // grammar's promise): none came back as unknown_tool or validation.
+    for event in &events {
+        if let AgentEvent::ToolResult { result, .. } = event
+            && let Some(error) = result.as_error()
+        {
+            assert!(
+                !matches!(error.code(), "unknown_tool" | "validation"),
+                "{event:?}"
+            );
+        }
+    }
 }

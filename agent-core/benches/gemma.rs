@@ -314,23 +314,15 @@ fn config(tools: &[ToolDeclaration], tool_choice: ToolChoice) -> ChatConfig {
     }
 }
 
+/// The six habit tools exactly as the demo registers them (over an in-memory store).
 fn habit_tools() -> Vec<ToolDeclaration> {
-    let raw: Value = serde_json::from_str(include_str!(
-        "../../tests/fixtures/habit_tool_declarations.json"
-    ))
-    .unwrap_or_else(|e| fail(&format!("fixture: {e}")));
-    raw.as_array()
-        .map(|tools| {
-            tools
-                .iter()
-                .map(|tool| ToolDeclaration {
-                    name: tool["name"].as_str().unwrap_or_default().to_owned(),
-                    description: tool["description"].as_str().unwrap_or_default().to_owned(),
-                    parameters: tool["parameters"].clone(),
-                })
-                .collect()
-        })
-        .unwrap_or_default()
+    let store = habit_tools::Store::open_in_memory()
+        .unwrap_or_else(|e| fail(&format!("in-memory store: {e}")));
+    let coach = habit_tools::Coach::with_system_clock(std::sync::Arc::new(store));
+    habit_tools::registry_builder(coach)
+        .build()
+        .unwrap_or_else(|e| fail(&format!("habit registry: {e}")))
+        .declarations()
 }
 
 fn load_average() -> String {

@@ -143,6 +143,13 @@ impl ChatSession for GemmaSession {
         self.turn(TurnInput::ToolResults(results))
     }
 
+    fn record_tool_results(&mut self, results: Vec<ToolResponse>) {
+        // If the worker is gone the next turn reports it.
+        let _ = self
+            .commands
+            .send(Command::Record(TurnInput::RecordedResults(results)));
+    }
+
     fn clear(&mut self) {
         // If the worker is gone there is nothing to clear; the next turn reports it.
         let _ = self.commands.send(Command::Clear);

@@ -48,6 +48,9 @@ pub(super) enum Command {
         /// Where the events go; dropping the receiver cancels the turn.
         events: EventSender,
     },
+    /// Append results to the conversation without generating (see
+    /// [`ChatSession::record_tool_results`](crate::llm::ChatSession::record_tool_results)).
+    Record(TurnInput),
     /// Forget the conversation.
     Clear,
 }
@@ -80,6 +83,12 @@ pub(super) fn run(
                     let reason = "the inference thread panicked; clear() the session".to_owned();
                     worker.broken = Some(reason.clone());
                     let _ = guard.blocking_send(Err(LlmError::Inference(reason)));
+                }
+            }
+            Command::Record(input) => {
+                if catch_unwind(AssertUnwindSafe(|| worker.record(&input))).is_err() {
+                    worker.broken =
+                        Some("the inference thread panicked; clear() the session".to_owned());
                 }
             }
             Command::Clear => worker.clear(),
@@ -239,16 +248,9 @@ impl<'m> Worker<'m> {
         stats.last_turn = TurnStats::default();
     }
 
-    fn turn(&mut self, input: &TurnInput, events: EventSender) {
-        let mut out = Events {
-            sender: events,
-            open: true,
-        };
-        if let Some(reason) = &self.broken {
-            out.send(Err(LlmError::Inference(reason.clone())));
-            return;
-        }
-        let started = Instant::now();
+    /// The tokens `input` appends: `<bos>` on the first input, the token left pending by the
+    /// last reply, and the rendered input.
+    fn input_tokens(&self, input: &TurnInput) -> Vec<LlamaToken> {
         let state = RenderState {
             first: !self.started,
             model_turn_open: self.model_turn_open,
@@ -264,6 +266,47 @@ impl<'m> Worker<'m> {
             state,
             input,
         )));
+        tokens
+    }
+
+    /// Evaluates recorded results into the conversation without generating a reply. No turn
+    /// is running, so nothing can be reported: results that do not fit are dropped (the next
+    /// turn then closes the open model turn itself and reports a full context), and a failed
+    /// evaluation breaks the session like a failed turn does.
+    fn record(&mut self, input: &TurnInput) {
+        if self.broken.is_some() {
+            return;
+        }
+        let tokens = self.input_tokens(input);
+        if self.admit(input, tokens.len()).is_err() {
+            return;
+        }
+        match self.evaluate(&tokens) {
+            Ok(_) => {
+                self.pending.clear();
+                self.started = true;
+                self.model_turn_open = false;
+                self.after_calls = false;
+            }
+            Err(error) => {
+                self.broken = Some(format!(
+                    "evaluation failed earlier ({error}); clear() the session"
+                ));
+            }
+        }
+    }
+
+    fn turn(&mut self, input: &TurnInput, events: EventSender) {
+        let mut out = Events {
+            sender: events,
+            open: true,
+        };
+        if let Some(reason) = &self.broken {
+            out.send(Err(LlmError::Inference(reason.clone())));
+            return;
+        }
+        let started = Instant::now();
+        let tokens = self.input_tokens(input);
         if let Err(error) = self.admit(input, tokens.len()) {
             out.send(Err(error));
             return;

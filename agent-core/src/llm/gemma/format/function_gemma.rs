@@ -39,8 +39,12 @@ pub(crate) const ESCAPE: &str = "<escape>";
 /// Renders one input; see the module doc for the layout.
 pub(crate) fn render_turn(config: &ChatConfig, state: RenderState, input: &TurnInput) -> Prompt {
     let mut prompt = Prompt::default();
-    let continues_model_turn =
-        state.model_turn_open && state.after_calls && matches!(input, TurnInput::ToolResults(_));
+    let continues_model_turn = state.model_turn_open
+        && state.after_calls
+        && matches!(
+            input,
+            TurnInput::ToolResults(_) | TurnInput::RecordedResults(_)
+        );
     if state.model_turn_open && !continues_model_turn {
         prompt.control("<end_of_turn>\n");
     }
@@ -62,7 +66,8 @@ pub(crate) fn render_turn(config: &ChatConfig, state: RenderState, input: &TurnI
             prompt.control("<start_of_turn>user\n").text(text);
             prompt.control("<end_of_turn>\n<start_of_turn>model\n");
         }
-        TurnInput::ToolResults(results) => {
+        TurnInput::ToolResults(results) | TurnInput::RecordedResults(results) => {
+            let recorded = matches!(input, TurnInput::RecordedResults(_));
             // Results outside a model turn that asked for them (not expected from the agent
             // loop) still need a turn for the model to answer in.
             if !continues_model_turn {
@@ -86,7 +91,10 @@ pub(crate) fn render_turn(config: &ChatConfig, state: RenderState, input: &TurnI
                 write_value(&mut prompt, body, false);
                 prompt.control(END_RESPONSE);
             }
-            if !continues_model_turn {
+            if recorded {
+                // No reply is wanted: close the turn the responses sit in.
+                prompt.control("<end_of_turn>\n");
+            } else if !continues_model_turn {
                 prompt.control("<end_of_turn>\n<start_of_turn>model\n");
             }
         }
@@ -415,6 +423,28 @@ mod tests {
             "<end_function_response>",
         );
         assert_eq!(prompt.as_string(), expected);
+    }
+
+    #[test]
+    fn recorded_results_end_the_model_turn_they_answer() {
+        let state = RenderState {
+            first: false,
+            model_turn_open: true,
+            after_calls: true,
+        };
+        let results = vec![ToolResponse {
+            name: "get_weather".into(),
+            result: json!({"status": "error"}),
+        }];
+        let prompt = render_turn(
+            &weather_config(),
+            state,
+            &TurnInput::RecordedResults(results),
+        );
+        assert_eq!(
+            prompt.as_string(),
+            "<start_function_response>response:get_weather{status:<escape>error<escape>}<end_function_response><end_of_turn>\n"
+        );
     }
 
     #[test]

@@ -63,7 +63,7 @@ pub(crate) fn render_turn(config: &ChatConfig, state: RenderState, input: &TurnI
     }
     match input {
         TurnInput::User(text) => prompt.text(text),
-        TurnInput::ToolResults(results) => {
+        TurnInput::ToolResults(results) | TurnInput::RecordedResults(results) => {
             let results: Vec<Value> = results
                 .iter()
                 .map(|r| json!({ "name": r.name, "result": r.result }))
@@ -71,6 +71,11 @@ pub(crate) fn render_turn(config: &ChatConfig, state: RenderState, input: &TurnI
             prompt.text(&json!({ "tool_results": results }).to_string())
         }
     };
+    if matches!(input, TurnInput::RecordedResults(_)) {
+        // No reply is wanted: the next input starts its own user turn.
+        prompt.control(CLOSE_MODEL_TURN);
+        return prompt;
+    }
     prompt.control(END_TURN_START_MODEL);
     if uses_json_replies(config) {
         prompt.control(REPLY_PREFIX);
@@ -316,6 +321,44 @@ mod tests {
             format!(
                 "<end_of_turn>\n<start_of_turn>user\n{body}<end_of_turn>\n<start_of_turn>model\n{{"
             )
+        );
+    }
+
+    #[test]
+    fn recorded_results_close_the_exchange_without_opening_a_model_turn() {
+        let state = RenderState {
+            first: false,
+            model_turn_open: true,
+            after_calls: true,
+        };
+        let results = vec![ToolResponse {
+            name: "get_streak".into(),
+            result: json!({"status": "error", "code": "turn_limit"}),
+        }];
+        let prompt = render_turn(
+            &config(ToolChoice::Auto),
+            state,
+            &TurnInput::RecordedResults(results.clone()),
+        );
+        let body = json!({"tool_results": [{"name": "get_streak", "result": results[0].result}]});
+        assert_eq!(
+            prompt.as_string(),
+            format!("<end_of_turn>\n<start_of_turn>user\n{body}<end_of_turn>\n")
+        );
+        // The next user message opens its own turn.
+        let next = RenderState {
+            first: false,
+            model_turn_open: false,
+            after_calls: false,
+        };
+        let prompt = render_turn(
+            &config(ToolChoice::Auto),
+            next,
+            &TurnInput::User("고마워".into()),
+        );
+        assert_eq!(
+            prompt.as_string(),
+            "<start_of_turn>user\n고마워<end_of_turn>\n<start_of_turn>model\n{"
         );
     }
 

@@ -48,6 +48,9 @@ pub(crate) enum TurnInput {
     User(String),
     /// The results of the previous model turn's calls.
     ToolResults(Vec<ToolResponse>),
+    /// Results recorded without asking the model for a turn (the agent loop stopped at its
+    /// turn limit): they close the exchange and no model turn is opened after them.
+    RecordedResults(Vec<ToolResponse>),
 }
 
 /// Where the conversation stands when a new input is rendered.
