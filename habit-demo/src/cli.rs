@@ -34,7 +34,7 @@ pub(crate) struct Cli {
     pub(crate) model: Option<PathBuf>,
 
     /// The habit database (SQLite; created if missing) [default:
-    /// <user data dir>/habit-coach/habits.sqlite3]
+    /// habit-coach/habits.sqlite3 in the user data directory, e.g. ~/.local/share]
     #[arg(long, value_name = "PATH")]
     pub(crate) db: Option<PathBuf>,
 
