@@ -160,3 +160,9 @@ pub mod __private {
         crate::tool::result::serialize_output(&output)
     }
 }
+
+/// The workspace README's Rust examples, compiled and run as doctests so they cannot drift
+/// from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
