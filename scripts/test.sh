@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check of the project — the command CI runs (.ci/run) and the README's test command.
 #
-#   1. prerequisites (cmake, C++ compiler, libclang, python3/pip; installed with apt-get when missing)
+#   1. prerequisites: the prereqs decisions tested on fake machines, then checked here (cmake, C++
+#      compiler, libclang, python3/pip; installed with apt-get when missing)
 #   2. the Gemma 3 270M model, fetched once into ~/.cache/agent-rs/models (or $GEMMA_MODEL)
 #   3. cargo fmt --check, clippy -D warnings, rustdoc -D warnings
 #   4. cargo test over the whole workspace with all features: unit, integration, trybuild,
@@ -15,6 +16,7 @@ step() { printf '\n==> %s\n' "$*" >&2; }
 started=$SECONDS
 
 step "prerequisites"
+scripts/test-prereqs.sh
 scripts/prereqs.sh
 
 step "model"
