@@ -1,14 +1,16 @@
-//! The agent loop on a scripted session: text answers, single and parallel calls, the
-//! confirmation paths, errors fed back and recovered from, the turn cap, the repeated-call
-//! guard, result truncation, the soft history notice and `clear`.
+//! The agent loop on a scripted session. With [`Strategy::Model`] (the model decides every
+//! turn): text answers, single and parallel calls, the confirmation paths, errors fed back and
+//! recovered from, the turn cap, the repeated-call guard, result truncation, the soft history
+//! notice and `clear`. With the tool-choice stage (the default): plans, text-only answers after
+//! results, default answers, and interruption that never abandons a started write.
 
 use std::sync::{Arc, Mutex};
 
-use agent_core::agent::{LONG_CONVERSATION_NOTICE, REPEATED_CALL_REASON, TURN_LIMIT_MESSAGE};
+use agent_core::choice::Strategy;
 use agent_core::llm::scripted::{ScriptedSession, Transcript, call, text};
-use agent_core::llm::{ChatConfig, ChatEvent, LlmError};
 use agent_core::{
-    Agent, AgentError, AgentEvent, ApproveAll, Confirmer, DenyAll, Dep, Registry, ToolResult, tool,
+    Agent, AgentError, AgentEvent, ApproveAll, ChatConfig, ChatEvent, ConfirmRequest, Confirmation,
+    Confirmer, DenyAll, Dep, Example, LlmError, Messages, Registry, ToolChoice, ToolResult, tool,
 };
 use serde_json::{Value, json};
 
@@ -22,7 +24,7 @@ impl Notes {
 }
 
 /// 메모를 검색합니다.
-#[tool(label = "메모 검색")]
+#[tool(label = "메모 검색", example(request = "걷기 메모 찾아줘", args = { "keyword": "걷기" }))]
 async fn search_notes(
     notes: Dep<Notes>,
     /// 찾을 낱말
@@ -39,7 +41,9 @@ async fn search_notes(
 #[tool(
     destructive,
     label = "메모 추가",
-    summary = "'{text}' 메모를 추가합니다"
+    summary = "'{text}' 메모를 추가합니다",
+    example(request = "물 마시기 메모 추가해줘", args = { "text": "물 마시기" }),
+    reply = |data: &serde_json::Value| Some(format!("메모를 {}번째로 추가했어요.", data))
 )]
 async fn add_note(
     notes: Dep<Notes>,
@@ -67,21 +71,37 @@ struct Harness {
     notes: Arc<Notes>,
 }
 
+/// An agent over the tools of this file whose model decides every turn.
 fn harness(script: Vec<Vec<ChatEvent>>, confirmer: Option<Arc<dyn Confirmer>>) -> Harness {
+    routed(script, confirmer, Strategy::Model)
+}
+
+/// An agent over the tools of this file with `strategy`, asking `confirmer` (none: the
+/// default, `DenyAll`).
+fn routed(
+    script: Vec<Vec<ChatEvent>>,
+    confirmer: Option<Arc<dyn Confirmer>>,
+    strategy: Strategy,
+) -> Harness {
     let notes = Arc::new(Notes(Mutex::new(vec!["아침 걷기".into()])));
-    let mut builder = Registry::builder()
+    let registry = Registry::builder()
         .discover()
-        .dependency_arc(Arc::clone(&notes));
-    if let Some(confirmer) = confirmer {
-        builder = builder.confirmer_arc(confirmer);
-    }
-    let registry = Arc::new(builder.build().expect("registry"));
+        .dependency_arc(Arc::clone(&notes))
+        .example(Example::new("안녕").answer("안녕하세요!"))
+        .example(Example::new("고마워").answer("천만에요!"))
+        .build()
+        .expect("registry");
+    let registry = Arc::new(registry);
     let session = ScriptedSession::new(ChatConfig::new("메모 도우미입니다.", &registry), script);
     let transcript = session.transcript();
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&events);
-    let agent = Agent::new(session, registry)
+    let mut agent = Agent::new(session, registry)
+        .with_strategy(strategy)
         .with_events(move |event| sink.lock().expect("events").push(event));
+    if let Some(confirmer) = confirmer {
+        agent = agent.with_confirmer(confirmer);
+    }
     Harness {
         agent,
         transcript,
@@ -300,7 +320,7 @@ async fn the_turn_cap_stops_the_loop_and_still_answers_every_call() {
     let error = h.agent.send("계속 찾아봐").await.expect_err("turn limit");
     assert!(matches!(error, AgentError::TurnLimit { max_turns: 4 }));
     assert_eq!(error.code(), "turn_limit");
-    assert!(error.to_string().starts_with(TURN_LIMIT_MESSAGE));
+    let turn_limit = Messages::default().turn_limit;
     let fed = h.fed_back();
     assert_eq!(
         fed.len(),
@@ -309,7 +329,7 @@ async fn the_turn_cap_stops_the_loop_and_still_answers_every_call() {
     );
     assert_eq!(
         fed[3][0].1,
-        json!({"status": "error", "code": "turn_limit", "reason": TURN_LIMIT_MESSAGE})
+        json!({"status": "error", "code": "turn_limit", "reason": turn_limit})
     );
     assert!(
         h.events()
@@ -334,12 +354,16 @@ async fn max_turns_is_configurable() {
     let Harness {
         agent, transcript, ..
     } = harness(script, None);
-    let mut agent = agent.with_max_turns(1);
+    let mut agent = agent.with_max_turns(2);
     assert!(matches!(
         agent.send("x").await,
-        Err(AgentError::TurnLimit { max_turns: 1 })
+        Err(AgentError::TurnLimit { max_turns: 2 })
     ));
-    assert_eq!(transcript.received().tool_results.len(), 1);
+    assert_eq!(
+        transcript.received().tool_results.len(),
+        2,
+        "one sent, one recorded"
+    );
 }
 
 #[tokio::test]
@@ -358,7 +382,7 @@ async fn identical_calls_are_not_run_again_unless_something_changed() {
     assert_eq!(fed[0][0].1, json!({"status": "ok", "data": []}));
     assert_eq!(
         fed[1][0].1,
-        json!({"status": "error", "code": "repeated_call", "reason": REPEATED_CALL_REASON})
+        json!({"status": "error", "code": "repeated_call", "reason": Messages::default().repeated_call})
     );
     assert_eq!(fed[2][0].1["status"], "ok");
 
@@ -421,7 +445,7 @@ async fn the_long_conversation_notice_comes_once_and_clear_starts_over() {
     let notices = |h: &Harness| {
         h.events()
             .iter()
-            .filter(|e| **e == AgentEvent::Notice(LONG_CONVERSATION_NOTICE.into()))
+            .filter(|e| **e == AgentEvent::Notice(Messages::default().long_conversation.into()))
             .count()
     };
     assert_eq!(notices(&h), 1);
@@ -429,4 +453,148 @@ async fn the_long_conversation_notice_comes_once_and_clear_starts_over() {
     h.agent.clear();
     assert_eq!(h.agent.user_turns(), 0);
     assert_eq!(h.transcript.received().clears, 1);
+}
+
+#[tokio::test]
+async fn a_plan_asks_for_exactly_its_calls_then_for_words_only() {
+    let mut h = routed(
+        vec![
+            vec![call("search_notes", json!({"keyword": "걷기"}))],
+            text("걷기 메모가 있어요: 아침 걷기."),
+        ],
+        None,
+        Strategy::Router,
+    );
+    let answer = h.agent.send("걷기 메모 찾아줘").await.expect("answer");
+    assert_eq!(answer, "걷기 메모가 있어요: 아침 걷기.");
+    assert_eq!(
+        h.transcript.received().choices,
+        [
+            ToolChoice::Call(vec!["search_notes".into()]),
+            ToolChoice::None
+        ]
+    );
+    let planned = h.events().into_iter().find_map(|e| match e {
+        AgentEvent::Planned(decision) => Some(decision.plan),
+        _ => None,
+    });
+    assert_eq!(planned, Some(vec!["search_notes".to_owned()]));
+}
+
+#[tokio::test]
+async fn a_request_needing_no_tool_is_answered_in_words() {
+    let mut h = routed(vec![text("안녕하세요!")], None, Strategy::Router);
+    assert_eq!(h.agent.send("안녕~").await.expect("answer"), "안녕하세요!");
+    assert_eq!(h.transcript.received().choices, [ToolChoice::None]);
+}
+
+#[tokio::test]
+async fn a_cancelled_call_is_acknowledged_never_retried() {
+    let mut h = routed(
+        vec![
+            vec![call("add_note", json!({"text": "물 마시기"}))],
+            text(""),
+        ],
+        None,
+        Strategy::Router,
+    );
+    let answer = h
+        .agent
+        .send("물 마시기 메모 추가해줘")
+        .await
+        .expect("answer");
+    assert_eq!(
+        answer,
+        Messages::default().after_cancel,
+        "the runtime's words stand in"
+    );
+    assert_eq!(
+        h.transcript.received().choices.last(),
+        Some(&ToolChoice::None)
+    );
+    assert!(
+        h.events()
+            .iter()
+            .any(|e| matches!(e, AgentEvent::DefaultAnswer { .. }))
+    );
+    assert_eq!(h.notes.all(), ["아침 걷기"], "nothing was written");
+}
+
+#[tokio::test]
+async fn an_answer_with_made_up_numbers_gives_way_to_the_tools_own_reply() {
+    let approve: Arc<dyn Confirmer> = Arc::new(ApproveAll);
+    let mut h = routed(
+        vec![
+            vec![call("add_note", json!({"text": "물 마시기"}))],
+            text("메모 7개를 추가했어요!"),
+        ],
+        Some(approve),
+        Strategy::Router,
+    );
+    let answer = h
+        .agent
+        .send("물 마시기 메모 추가해줘")
+        .await
+        .expect("answer");
+    assert_eq!(
+        answer, "메모를 2번째로 추가했어요.",
+        "7 appears nowhere in the results"
+    );
+    let shown: String = h
+        .events()
+        .into_iter()
+        .filter_map(|e| match e {
+            AgentEvent::TextDelta(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shown, answer, "the rejected answer was never shown");
+}
+
+#[tokio::test]
+async fn an_interruption_during_an_approved_write_lets_it_finish_and_says_so() {
+    let interrupter: Arc<Mutex<Option<agent_core::Interrupter>>> = Arc::default();
+    let handle = Arc::clone(&interrupter);
+    let confirmer = move |_: ConfirmRequest| {
+        // The person presses Ctrl-C right after saying yes.
+        if let Some(interrupter) = handle.lock().expect("lock").as_ref() {
+            interrupter.interrupt();
+        }
+        async { Confirmation::Approve }
+    };
+    let confirmer: Arc<dyn Confirmer> = Arc::new(confirmer);
+    let mut h = routed(
+        vec![
+            vec![call("add_note", json!({"text": "물 마시기"}))],
+            text("추가했어요."),
+        ],
+        Some(confirmer),
+        Strategy::Router,
+    );
+    *interrupter.lock().expect("lock") = Some(h.agent.interrupter());
+    let error = h
+        .agent
+        .send("물 마시기 메모 추가해줘")
+        .await
+        .expect_err("interrupted");
+    let AgentError::Interrupted { completed } = error else {
+        panic!("expected an interruption, got {error:?}");
+    };
+    assert_eq!(completed.len(), 1);
+    assert!(
+        completed[0].result.is_ok(),
+        "the write that started finished: {completed:?}"
+    );
+    assert_eq!(h.notes.all(), ["아침 걷기", "물 마시기"]);
+}
+
+#[tokio::test]
+async fn a_session_error_in_a_plan_ends_the_turn_with_it() {
+    let mut h = routed(vec![], None, Strategy::Router);
+    let error = h
+        .agent
+        .send("걷기 메모 찾아줘")
+        .await
+        .expect_err("script exhausted");
+    assert!(matches!(error, AgentError::Llm(LlmError::ScriptExhausted)));
 }

@@ -6,7 +6,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use agent_core::{
-    ApproveAll, ConfirmRequest, Confirmation, Confirmer, DenyAll, Dep, Registry, ToolResult, tool,
+    ApproveAll, ConfirmArgument, ConfirmRequest, Confirmation, Confirmer, DenyAll, Dep, Dispatcher,
+    Registry, ToolResult, tool,
 };
 use serde_json::json;
 
@@ -46,15 +47,17 @@ async fn list_habits() -> Vec<u32> {
     vec![1, 2]
 }
 
-fn registry(confirmer: Option<Arc<dyn Confirmer>>) -> (Registry, Arc<Ledger>) {
+/// A dispatcher over every tool of this file, asking `confirmer` (none: `DenyAll`, what an
+/// app gets when it gives none).
+fn registry(confirmer: Option<Arc<dyn Confirmer>>) -> (Dispatcher, Arc<Ledger>) {
     let ledger = Arc::new(Ledger::default());
-    let mut builder = Registry::builder()
+    let registry = Registry::builder()
         .discover()
-        .dependency_arc(Arc::clone(&ledger));
-    if let Some(confirmer) = confirmer {
-        builder = builder.confirmer_arc(confirmer);
-    }
-    (builder.build().expect("registry"), ledger)
+        .dependency_arc(Arc::clone(&ledger))
+        .build()
+        .expect("registry");
+    let confirmer = confirmer.unwrap_or_else(|| Arc::new(DenyAll));
+    (Dispatcher::new(Arc::new(registry), confirmer), ledger)
 }
 
 fn runs(ledger: &Ledger) -> usize {
@@ -97,7 +100,7 @@ async fn without_a_confirmer_destructive_calls_fail_closed() {
 }
 
 #[tokio::test]
-async fn the_confirmer_sees_label_description_summary_and_args() {
+async fn the_confirmer_sees_label_description_summary_and_every_argument() {
     let seen: Arc<Mutex<Vec<ConfirmRequest>>> = Arc::default();
     let log = Arc::clone(&seen);
     let confirmer = move |request: ConfirmRequest| {
@@ -128,6 +131,21 @@ async fn the_confirmer_sees_label_description_summary_and_args() {
             label: "습관 삭제".into(),
             description: "습관을 삭제합니다.".into(),
             summary: "7번 습관을 삭제합니다".into(),
+            arguments: vec![
+                ConfirmArgument {
+                    name: "habit_id".into(),
+                    label: "삭제할 습관 ID".into(),
+                    value: json!(7),
+                    meaning: None,
+                },
+                // Not a parameter, ignored by the tool — but the person sees all it carried.
+                ConfirmArgument {
+                    name: "extra".into(),
+                    label: "extra".into(),
+                    value: json!(1),
+                    meaning: None,
+                },
+            ],
             args: json!({"habit_id": 7, "extra": 1}),
         }]
     );
@@ -173,13 +191,23 @@ async fn the_per_call_predicate_skips_confirmation_for_harmless_calls() {
 }
 
 #[tokio::test]
-async fn dispatch_with_uses_the_given_confirmer() {
-    let (registry, ledger) = registry(None);
-    let result = registry
-        .dispatch_with("delete_habit", json!({"habit_id": 1}), Arc::new(ApproveAll))
+async fn each_dispatcher_asks_its_own_confirmer() {
+    let (denying, ledger) = registry(None);
+    let approving = Dispatcher::new(Arc::clone(denying.registry()), ApproveAll);
+    let result = approving
+        .dispatch("delete_habit", json!({"habit_id": 1}))
         .await;
     assert!(result.is_ok());
     assert_eq!(runs(&ledger), 1);
+    let result = denying
+        .dispatch("delete_habit", json!({"habit_id": 1}))
+        .await;
+    assert!(matches!(result, ToolResult::Cancelled { .. }), "{result:?}");
+    assert_eq!(
+        runs(&ledger),
+        1,
+        "the other dispatcher's yes does not carry over"
+    );
 }
 
 #[tokio::test]

@@ -1,10 +1,10 @@
-//! Every gate of the dispatcher, through `Registry::dispatch`: unknown tool, validation
+//! Every gate of the dispatcher, through `Dispatcher::dispatch`: unknown tool, validation
 //! (types, required, ranges, enums, patterns, lengths, nested fields), extra keys, `null`
 //! arguments, handler errors, panics and timeouts — and the wire envelope of each.
 
 use std::time::Duration;
 
-use agent_core::{Registry, ToolError, ToolResult, tool};
+use agent_core::{ApproveAll, Dispatcher, Registry, ToolError, ToolResult, tool};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -74,8 +74,9 @@ async fn slow() -> u8 {
     1
 }
 
-fn registry() -> Registry {
-    Registry::builder().discover().build().expect("registry")
+fn registry() -> Dispatcher {
+    let registry = Registry::builder().discover().build().expect("registry");
+    Dispatcher::new(std::sync::Arc::new(registry), ApproveAll)
 }
 
 fn valid_args() -> Value {
@@ -180,7 +181,7 @@ async fn arguments_must_be_an_object_but_null_means_none() {
         error(&result),
         (
             "validation",
-            "invalid arguments: `arguments`: expected a JSON object of arguments, got [1,2] (type)"
+            "invalid arguments: `arguments`: expected a JSON object of arguments, got an array (type)"
         )
     );
     let result = registry.dispatch("refuse", Value::Null).await;

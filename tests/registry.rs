@@ -118,15 +118,20 @@ async fn hand_built_definitions_work_like_declared_ones() {
             "required": ["word"]
         })))
         .summary("'{word}'를 말합니다")
-        .handler(
-            |call: agent_core::ToolCall| async move { ToolResult::ok(call.args()["word"].clone()) },
-        )
+        .handler(|call: agent_core::CallContext| async move {
+            ToolResult::ok(call.args()["word"].clone())
+        })
         .build()
         .expect("definition");
-    let registry = Registry::builder()
-        .definition(echo)
-        .build()
-        .expect("registry");
+    let registry = agent_core::Dispatcher::new(
+        std::sync::Arc::new(
+            Registry::builder()
+                .definition(echo)
+                .build()
+                .expect("registry"),
+        ),
+        agent_core::DenyAll,
+    );
     assert_eq!(
         registry.dispatch("echo", json!({"word": "안녕"})).await,
         ToolResult::ok(json!("안녕"))
@@ -138,7 +143,7 @@ async fn hand_built_definitions_work_like_declared_ones() {
 #[test]
 fn a_hand_built_tool_cannot_shadow_a_declared_one() {
     let imposter = ToolDefinition::builder("add_habit", "Not the real one.")
-        .handler(|_: agent_core::ToolCall| async { ToolResult::ok(json!(null)) })
+        .handler(|_: agent_core::CallContext| async { ToolResult::ok(json!(null)) })
         .build()
         .expect("definition");
     let error = Registry::builder()

@@ -1,17 +1,19 @@
 //! Safe hands for an on-device LLM: declare app functions as tools with `#[tool]`, and let a
-//! local model call them through a runtime that validates every call, asks a human before
-//! anything destructive runs, and always answers the model with a structured result.
+//! local model call them through a runtime that chooses tools by reading the request,
+//! validates every call, asks a human before anything destructive runs, and always answers
+//! the model with a structured result.
 //!
 //! ```standalone_crate
 //! use std::sync::Arc;
-//! use agent_core::{ApproveAll, Dep, Registry, ToolError, ToolResult, tool};
+//! use agent_core::{ApproveAll, Dep, Dispatcher, Registry, ToolError, tool};
 //! use serde_json::json;
 //!
 //! #[derive(Default)]
 //! struct Notes(std::sync::Mutex<Vec<String>>);
 //!
 //! /// 메모를 추가합니다.
-//! #[tool(destructive, label = "메모 추가", summary = "'{text}' 메모를 추가합니다")]
+//! #[tool(destructive, label = "메모 추가", summary = "'{text}' 메모를 추가합니다",
+//!        example(request = "우유 사기 메모해줘", args = {"text": "우유 사기"}))]
 //! async fn add_note(
 //!     notes: Dep<Notes>,
 //!     /// 메모 내용 (1~100자)
@@ -25,34 +27,37 @@
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! let registry = Registry::builder()
-//!     .discover()                     // every #[tool] in the binary
-//!     .dependency(Notes::default())   // what Dep<Notes> receives
-//!     .confirmer(ApproveAll)          // a UI dialog in a real app; without one: cancelled
-//!     .build()?;
+//! let registry = Arc::new(
+//!     Registry::builder()
+//!         .discover()                     // every #[tool] in the binary
+//!         .dependency(Notes::default())   // what Dep<Notes> receives
+//!         .build()?,
+//! );
 //!
 //! // What the model sees: names, descriptions, JSON Schemas.
 //! let declarations = registry.declarations();
 //! assert_eq!(declarations[0].parameters["properties"]["text"]["maxLength"], 100);
 //!
-//! // What the model sends, and what it gets back.
-//! let result = registry.dispatch("add_note", json!({"text": "물 마시기"})).await;
+//! // What the model sends, and what it gets back. A UI dialog confirms in a real app;
+//! // without a confirmer (`DenyAll`) destructive calls are cancelled.
+//! let tools = Dispatcher::new(Arc::clone(&registry), ApproveAll);
+//! let result = tools.dispatch("add_note", json!({"text": "물 마시기"})).await;
 //! assert_eq!(result.encode(2048), r#"{"status":"ok","data":1}"#);
-//! let result = registry.dispatch("add_note", json!({"text": ""})).await;
+//! let result = tools.dispatch("add_note", json!({"text": ""})).await;
 //! assert_eq!(result.as_error().map(|e| e.code()), Some("validation"));
 //! # Ok(()) }
 //! ```
 //!
 //! # How a call flows
 //!
-//! [`Registry::dispatch`] never panics and never returns a Rust error; each gate answers the
+//! [`Dispatcher::dispatch`] never panics and never returns a Rust error; each gate answers the
 //! model with the reference spec's envelope:
 //!
 //! | gate | on failure |
 //! |---|---|
-//! | the name is registered | `{"status":"error","code":"unknown_tool",…}` listing the names |
-//! | the arguments satisfy the schema (types, required, ranges, enums, lengths, patterns) | `validation`, naming each field and rule |
-//! | a destructive call is confirmed ([`confirm`]) | `{"status":"cancelled","reason":"user did not confirm"}` |
+//! | the name is registered and its [`Access`] level admits the caller | `{"status":"error","code":"unknown_tool",…}` listing the names it may use |
+//! | the arguments are nested at most [`MAX_DEPTH`] deep and satisfy the schema (types, required, ranges, enums, lengths, formats) | `validation`, naming each field and rule |
+//! | a destructive call is confirmed | `{"status":"cancelled","reason":"user did not confirm"}` |
 //! | the tool fn runs | its own `Err` (e.g. `r3_quota`), `handler_error` for a panic, `timeout` |
 //!
 //! Unknown extra keys are ignored. Results go back to the model through a size cap
@@ -60,55 +65,74 @@
 //!
 //! # Human in the loop
 //!
-//! The registry wraps every destructive tool in a confirmation gate (a decorator, like tower's
-//! layers). The gate asks a [`Confirmer`] — your dialog, a terminal prompt — with the tool's
-//! label, description and a summary of the call. Without a confirmer the registry uses
-//! [`DenyAll`]: nothing destructive runs without a yes. A per-call predicate
+//! Every dispatcher wraps each destructive tool in a confirmation gate (a decorator, like
+//! tower's layers) that owns the [`Confirmer`] it was built with — your dialog, a terminal
+//! prompt, an MCP client. The confirmer is shown the whole call ([`ConfirmRequest`]): the
+//! tool's label, description and summary, and every argument with its meaning. [`DenyAll`]
+//! is the fail-closed default: nothing destructive runs without a yes. A per-call predicate
 //! (`#[tool(confirm_if = …)]`) lets harmless calls of a destructive tool skip the question.
 //!
 //! # The model
 //!
-//! An [`Agent`] drives a [`ChatSession`]: the user's message goes in, the model's text streams
-//! out as [`AgentEvent`]s, and every tool call the model makes is dispatched and answered, up
-//! to a turn limit. [`llm::scripted::ScriptedSession`] plays back a script for tests; with the
-//! `llama` feature, `llm::gemma` runs Gemma locally through llama.cpp with grammar-constrained
-//! tool calls and a KV cache kept across turns.
+//! An [`Agent`] drives a [`ChatSession`]. For each user message the tool-choice stage
+//! ([`choice`]) reads the request and decides a plan — which tools to call, in order, or
+//! none — from the declared [`Example`]s and, with a model that can score, the model's own
+//! likelihoods; the model then writes only the arguments (restricted to what the app's value
+//! providers allow this turn) and the words of the answer, which every message ends with.
+//! [`llm::scripted::ScriptedSession`] plays back a script for tests; with the `llama`
+//! feature, [`llm::gemma`] runs Gemma locally through llama.cpp.
 //!
-//! # Modules
+//! # Layers
+//!
+//! Each module depends only on the ones above it in this table (checked by
+//! `tests/layers.rs`):
 //!
 //! | module | owns |
 //! |---|---|
-//! | [`tool`](mod@tool) | definitions, results, schemas, dependencies, summaries, the result cap |
-//! | [`registry`] | discovery, selection, start-up checks, decoration |
-//! | [`dispatch`] | the gates of one call |
-//! | [`confirm`] | the confirmation gate and confirmers |
-//! | [`agent`] | the multi-turn loop and its events |
-//! | [`llm`] | the chat-session abstraction and its backends |
+//! | `messages` | the runtime's own words ([`Messages`]) |
+//! | `tool` | definitions, call context, results, errors, schemas, validation, dependencies, examples, value providers, summaries, the result cap |
+//! | `layer` | decorators around handlers: the confirmation gate and its confirmers, the time limit |
+//! | `registry` | discovery, selection by access level, start-up checks |
+//! | `dispatch` | the gates of one call, for one caller and confirmer ([`Dispatcher`]) |
+//! | [`choice`] | the tool-choice stage: router, channel scoring, plans |
+//! | `agent` | the loop, its events, and the session port ([`ChatSession`]) |
+//! | [`llm`] | backends: scripted, llama.cpp |
 
 // Lets `#[tool]` (which emits `::agent_core::…` paths) be used inside this crate too.
 extern crate self as agent_core;
 
-pub mod agent;
-pub mod confirm;
-pub mod dispatch;
+mod agent;
+pub mod choice;
+mod dispatch;
+mod layer;
 pub mod llm;
-pub mod registry;
-pub mod tool;
+mod messages;
+mod registry;
+mod tool;
 
-pub use agent::{Agent, AgentError, AgentEvent, EventSink};
+pub use agent::{
+    Agent, AgentError, AgentEvent, ChatConfig, ChatEvent, ChatSession, CompletedCall,
+    DEFAULT_MAX_TURNS, DEFAULT_SOFT_HISTORY_LIMIT, EventSink, EventStream, IgnoreEvents,
+    Interrupter, LlmError, ResultMessage, ToolCall, ToolChoice, TurnInput, TurnRequest,
+};
 #[doc = include_str!("tool_attribute.md")]
 pub use agent_macros::tool;
-pub use confirm::{ApproveAll, ConfirmRequest, Confirmation, Confirmer, DenyAll};
-pub use dispatch::{ArgumentError, DispatchError};
-pub use llm::{ChatConfig, ChatEvent, ChatSession, LlmError, ToolChoice};
+pub use dispatch::{Dispatcher, ValueSets};
+pub use layer::confirm::{
+    ApproveAll, ConfirmArgument, ConfirmRequest, Confirmation, Confirmer, DenyAll,
+};
+pub use messages::Messages;
 pub use registry::{Registry, RegistryBuilder, RegistryError};
 /// The `schemars` this crate uses, for deriving `JsonSchema` on parameter types without a
 /// direct dependency: `#[derive(agent_core::schemars::JsonSchema)]` with
 /// `#[schemars(crate = "agent_core::schemars")]`.
 pub use schemars;
 pub use tool::{
-    DefinitionError, Dep, ResultCap, Tool, ToolCall, ToolDeclaration, ToolDefinition, ToolError,
-    ToolResult, ToolSchema,
+    Access, ArgumentError, BoxFuture, CallContext, Caller, Capped, ConfirmPredicate,
+    DEFAULT_MAX_BYTES, DefinitionError, Dep, Deps, ErrorCode, Example, ExampleCall, IntoChoices,
+    IntoToolResult, IntoValueProvider, InvalidArguments, MAX_DEPTH, NOT_CONFIRMED, ReplyFn,
+    ResultCap, Tool, ToolDeclaration, ToolDefinition, ToolDefinitionBuilder, ToolError,
+    ToolHandler, ToolResult, ToolSchema, ValueChoice, ValueProvider, is_valid_tool_name, shape,
 };
 
 /// What `#[tool]`'s generated code uses, so a crate declaring tools needs no direct
@@ -120,11 +144,10 @@ pub mod __private {
     pub use ::serde;
     pub use ::serde_json;
 
-    pub use crate::dispatch::parse_args;
     pub use crate::registry::ToolRegistration;
     pub use crate::tool::{
-        BoxFuture, DefinitionError, Injected, IntoToolResult, SourceLocation, Tool, ToolCall,
-        ToolDefinition, ToolResult, ToolSchema,
+        Access, BoxFuture, CallContext, DefinitionError, Dependency, Injected, IntoToolResult,
+        SourceLocation, Tool, ToolDefinition, ToolResult, ToolSchema, parse_args,
     };
 
     use serde::Serialize;
@@ -137,9 +160,9 @@ pub mod __private {
     /// How the generated handler obtains one injected parameter, and what it declares.
     pub struct Injector<T> {
         /// The declared dependency.
-        pub dependency: crate::tool::Dependency,
+        pub dependency: Dependency,
         /// Takes the value out of a call.
-        pub from_call: fn(&ToolCall) -> Result<T, crate::DispatchError>,
+        pub from_call: fn(&CallContext) -> Result<T, crate::ToolError>,
     }
 
     /// The single place an injected parameter's type is checked (spanned on that type).

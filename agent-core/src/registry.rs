@@ -1,29 +1,26 @@
-//! The registry: which tools a model may call, with what dependencies, behind which
-//! confirmer — and the declarations the model sees.
+//! The registry: which tools exist, with what dependencies and examples — and the
+//! declarations the model sees. How a call runs (who confirms, who is calling) is the
+//! dispatcher's business, one layer up.
 //!
 //! Tools are discovered from every `#[tool]` linked into the binary ([`RegistryBuilder::discover`],
 //! like the platform's "enable all"), named by id ([`RegistryBuilder::discover_only`], like
 //! "add these ids"), named by type ([`RegistryBuilder::tool`], checked at compile time), or
 //! built by hand ([`RegistryBuilder::definition`]). [`RegistryBuilder::build`] refuses two
-//! different tools with one name, names that match no tool, and tools whose `Dep<T>` was not
-//! provided — all at start-up, before a model is involved. It then decorates each tool: a
-//! timeout around the handler when one is set, and the confirmation gate around every
-//! destructive tool.
+//! different tools with one name, names that match no tool, tools whose `Dep<T>` was not
+//! provided, and examples that call an unknown tool or break its schema — all at start-up,
+//! before a model is involved.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::confirm::{ConfirmGate, Confirmer, DenyAll};
-use crate::dispatch::Timeout;
 use crate::tool::{
-    DefinitionError, Deps, ResultCap, SourceLocation, Tool, ToolDeclaration, ToolDefinition,
-    deps::DepsBuilder,
+    Caller, DefinitionError, Deps, Example, ResultCap, SourceLocation, Tool, ToolDeclaration,
+    ToolDefinition, deps::DepsBuilder,
 };
 
 /// A `#[tool]` fn's entry in the binary-wide list that [`RegistryBuilder::discover`] reads.
 /// Submitted by the macro; not meant to be created by hand.
-#[doc(hidden)]
 pub struct ToolRegistration {
     /// The tool name.
     pub name: &'static str,
@@ -37,7 +34,7 @@ inventory::collect!(ToolRegistration);
 
 /// Every `#[tool]` linked into this binary, ordered by module path and line (so prompts are
 /// stable from run to run).
-pub fn registered_tools() -> Vec<&'static ToolRegistration> {
+pub(crate) fn registered_tools() -> Vec<&'static ToolRegistration> {
     let mut all: Vec<_> = inventory::iter::<ToolRegistration>.into_iter().collect();
     all.sort_by_key(|r| (r.source.module, r.source.file, r.source.line));
     all
@@ -78,15 +75,26 @@ pub enum RegistryError {
     /// A definition is invalid.
     #[error(transparent)]
     Definition(#[from] DefinitionError),
+    /// An example calls a tool that is not registered, or with arguments its schema refuses.
+    #[error("the example {request:?} calls `{tool}` wrongly: {reason}")]
+    InvalidExample {
+        /// The example's request.
+        request: String,
+        /// The tool it calls.
+        tool: String,
+        /// What is wrong.
+        reason: String,
+    },
 }
 
-/// The tools a model may call, ready to dispatch. Cheap to share behind an `Arc`.
+/// The tools a model may call, with their dependencies. Share it behind an `Arc`; calls go
+/// through a [`Dispatcher`](crate::Dispatcher).
 pub struct Registry {
-    pub(crate) tools: Vec<ToolDefinition>,
-    pub(crate) index: HashMap<String, usize>,
-    pub(crate) deps: Deps,
-    pub(crate) confirmer: Arc<dyn Confirmer>,
-    pub(crate) cap: ResultCap,
+    tools: Vec<Arc<ToolDefinition>>,
+    index: HashMap<String, usize>,
+    deps: Deps,
+    cap: ResultCap,
+    examples: Vec<Example>,
 }
 
 impl Registry {
@@ -97,17 +105,33 @@ impl Registry {
 
     /// The tool with this name.
     pub fn get(&self, name: &str) -> Option<&ToolDefinition> {
+        self.index.get(name).map(|&i| &*self.tools[i])
+    }
+
+    /// The index of the tool with this name, in registration order.
+    pub(crate) fn position(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
+    }
+
+    /// The shared definition with this name (what the dispatcher's layers hold).
+    pub(crate) fn get_arc(&self, name: &str) -> Option<&Arc<ToolDefinition>> {
         self.index.get(name).map(|&i| &self.tools[i])
     }
 
     /// All tools, in registration order.
     pub fn tools(&self) -> impl ExactSizeIterator<Item = &ToolDefinition> {
-        self.tools.iter()
+        self.tools.iter().map(|tool| &**tool)
+    }
+
+    /// The tools a caller of this class may list and call, in registration order.
+    pub fn tools_for(&self, caller: Caller) -> impl Iterator<Item = &ToolDefinition> {
+        self.tools()
+            .filter(move |tool| tool.access().admits(caller))
     }
 
     /// The tool names, in registration order.
     pub fn names(&self) -> impl ExactSizeIterator<Item = &str> {
-        self.tools.iter().map(ToolDefinition::name)
+        self.tools.iter().map(|tool| tool.name())
     }
 
     /// The number of tools.
@@ -122,12 +146,14 @@ impl Registry {
 
     /// What the model sees: name, description and parameter schema of every tool.
     pub fn declarations(&self) -> Vec<ToolDeclaration> {
-        self.tools.iter().map(ToolDefinition::declaration).collect()
+        self.tools().map(ToolDefinition::declaration).collect()
     }
 
-    /// The confirmer used by [`dispatch`](Registry::dispatch).
-    pub fn confirmer(&self) -> &Arc<dyn Confirmer> {
-        &self.confirmer
+    /// Every example: each tool's own (in registration order), then the registry's.
+    pub fn examples(&self) -> impl Iterator<Item = &Example> {
+        self.tools()
+            .flat_map(ToolDefinition::examples)
+            .chain(self.examples.iter())
     }
 
     /// The cap applied to results sent back to the model.
@@ -163,9 +189,9 @@ enum Selection {
 pub struct RegistryBuilder {
     selections: Vec<Selection>,
     deps: DepsBuilder,
-    confirmer: Option<Arc<dyn Confirmer>>,
     cap: ResultCap,
     default_timeout: Option<Duration>,
+    examples: Vec<Example>,
 }
 
 impl RegistryBuilder {
@@ -212,14 +238,10 @@ impl RegistryBuilder {
         self
     }
 
-    /// Sets who confirms destructive calls. Without one, every destructive call is cancelled.
-    pub fn confirmer(self, confirmer: impl Confirmer) -> Self {
-        self.confirmer_arc(Arc::new(confirmer))
-    }
-
-    /// Sets a shared confirmer.
-    pub fn confirmer_arc(mut self, confirmer: Arc<dyn Confirmer>) -> Self {
-        self.confirmer = Some(confirmer);
+    /// Adds an example that is not one tool's own: several calls in order, or a request that
+    /// needs no tool at all (with the answer's words). Checked by [`build`](Self::build).
+    pub fn example(mut self, example: Example) -> Self {
+        self.examples.push(example);
         self
     }
 
@@ -238,7 +260,7 @@ impl RegistryBuilder {
     /// Checks and decorates the selected tools.
     pub fn build(self) -> Result<Registry, RegistryError> {
         let deps = self.deps.build();
-        let mut tools: Vec<ToolDefinition> = Vec::new();
+        let mut tools: Vec<Arc<ToolDefinition>> = Vec::new();
         let mut index: HashMap<String, usize> = HashMap::new();
         for selection in self.selections {
             for candidate in expand(selection)? {
@@ -262,18 +284,55 @@ impl RegistryBuilder {
                         type_name: missing.type_name(),
                     });
                 }
+                let mut candidate = candidate;
+                if candidate.timeout.is_none() {
+                    candidate.timeout = self.default_timeout;
+                }
                 index.insert(candidate.name().to_owned(), tools.len());
-                tools.push(decorate(candidate, self.default_timeout));
+                tools.push(Arc::new(candidate));
             }
         }
-        Ok(Registry {
+        let registry = Registry {
             tools,
             index,
             deps,
-            confirmer: self.confirmer.unwrap_or_else(|| Arc::new(DenyAll)),
             cap: self.cap,
-        })
+            examples: self.examples,
+        };
+        for example in registry.examples() {
+            check_example(&registry, example)?;
+        }
+        Ok(registry)
     }
+}
+
+/// Every call of `example` names a registered tool and satisfies its schema.
+fn check_example(registry: &Registry, example: &Example) -> Result<(), RegistryError> {
+    for call in example.calls() {
+        let invalid = |reason: String| RegistryError::InvalidExample {
+            request: example.request().to_owned(),
+            tool: call.tool.clone(),
+            reason,
+        };
+        let Some(tool) = registry.get(&call.tool) else {
+            return Err(invalid("no tool of that name is registered".to_owned()));
+        };
+        if let Err(error) = crate::tool::validate::check_arguments(tool, call.args.clone()) {
+            return Err(invalid(error.to_string()));
+        }
+        // A model must copy these from the request; an example that does not would teach
+        // it something it is not allowed to write.
+        for param in &tool.from_request {
+            if let Some(text) = call.args.get(param).and_then(serde_json::Value::as_str)
+                && !example.request().contains(text)
+            {
+                return Err(invalid(format!(
+                    "`{param}` is copied from the request, but {text:?} is not in it"
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn expand(
@@ -300,20 +359,6 @@ fn expand(
         }
         Selection::Definition(definition) => vec![*definition],
     })
-}
-
-/// Timeout innermost (it must not count the human's thinking time), confirmation outside it.
-fn decorate(mut tool: ToolDefinition, default_timeout: Option<Duration>) -> ToolDefinition {
-    if tool.timeout.is_none() {
-        tool.timeout = default_timeout;
-    }
-    if let Some(after) = tool.timeout {
-        tool.handler = Arc::new(Timeout::new(Arc::clone(&tool.handler), after));
-    }
-    if tool.destructive {
-        tool = ConfirmGate::wrap(tool);
-    }
-    tool
 }
 
 fn describe_source(source: Option<SourceLocation>) -> String {

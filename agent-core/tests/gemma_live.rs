@@ -1,4 +1,5 @@
-//! Live tests of the llama.cpp Gemma backend with the real Gemma 3 270M (feature `llama`).
+//! Live tests of the llama.cpp backend with the real Gemma 3 270M (feature `llama`), over a
+//! small tool set of their own (a notebook): the runtime's tests do not need any domain.
 //!
 //! The model is found through `$GEMMA_MODEL` or the cache of `scripts/fetch-model.sh`. When
 //! it is missing the tests skip locally but fail under `CI=true`, so CI cannot pass without
@@ -7,19 +8,86 @@
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::time::{Duration, Instant};
 
-use agent_core::llm::gemma::{GemmaBackend, GemmaOptions, GemmaSession, PromptFormat, TurnStats};
-use agent_core::llm::{
-    ChatConfig, ChatEvent, ChatSession, FunctionCall, LlmError, ToolChoice, ToolResponse,
+use agent_core::llm::gemma::{GemmaBackend, GemmaOptions, GemmaSession, PrefixCache, PrefixSource};
+use agent_core::{
+    Agent, AgentEvent, ApproveAll, ChatConfig, ChatEvent, ChatSession, Dep, Example, LlmError,
+    Registry, ResultMessage, ToolCall, ToolChoice, TurnRequest, ValueChoice, ValueSets, tool,
 };
-use agent_core::tool::ToolDeclaration;
-use agent_core::{Agent, AgentError, AgentEvent, ApproveAll, DenyAll, Registry};
 use futures::StreamExt;
-use habit_tools::{Coach, Store};
-use serde_json::json;
+use serde_json::{Value, json};
 
-const INSTRUCTIONS: &str =
-    "너는 습관 코치 앱의 도우미야. 필요하면 도구를 호출하고, 아니면 한국어로 짧게 답해.";
+const INSTRUCTIONS: &str = "너는 메모 앱의 도우미야. 한국어로 짧게 답해.";
+
+/// The notebook the tools work on.
+#[derive(Default)]
+struct Notebook(Mutex<Vec<String>>);
+
+impl Notebook {
+    fn notes(&self) -> Vec<String> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+/// 메모를 추가합니다.
+#[tool(
+    destructive,
+    label = "메모 추가",
+    summary = "'{text}' 메모를 추가합니다",
+    example(request = "우유 사기 메모해줘", args = { "text": "우유 사기" }),
+    example(request = "내일 회의 준비 메모 남겨줘", args = { "text": "내일 회의 준비" })
+)]
+async fn add_note(
+    notebook: Dep<Notebook>,
+    /// 메모 내용
+    #[schemars(length(min = 1, max = 60))]
+    #[from_request]
+    text: String,
+) -> usize {
+    let mut notes = notebook.0.lock().unwrap_or_else(PoisonError::into_inner);
+    notes.push(text);
+    notes.len()
+}
+
+/// 메모 목록을 봅니다.
+#[tool(
+    label = "메모 목록",
+    example(request = "메모 목록 보여줘"),
+    example(request = "내 메모 뭐 있어?")
+)]
+async fn list_notes(notebook: Dep<Notebook>) -> Vec<String> {
+    notebook.notes()
+}
+
+/// 메모 하나를 번호로 봅니다.
+#[tool(
+    label = "메모 보기",
+    example(request = "2번 메모 보여줘", args = { "id": 2 }),
+    example(request = "1번 메모 뭐였지?", args = { "id": 1 })
+)]
+async fn get_note(
+    notebook: Dep<Notebook>,
+    /// 메모 번호
+    #[values(note_ids)]
+    id: i64,
+) -> Option<String> {
+    let index = usize::try_from(id).ok()?.checked_sub(1)?;
+    notebook.notes().get(index).cloned()
+}
+
+/// The numbers of the notes that exist, labelled with their text.
+fn note_ids(notebook: Dep<Notebook>) -> Vec<ValueChoice> {
+    notebook
+        .notes()
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| ValueChoice::new(i as i64 + 1, text))
+        .collect()
+}
 
 fn model_path() -> Option<PathBuf> {
     let path = GemmaBackend::default_model_path();
@@ -38,377 +106,440 @@ fn model_path() -> Option<PathBuf> {
     None
 }
 
-/// The shared model, loaded once with small limits, and the lock serializing the tests.
+fn options() -> GemmaOptions {
+    let mut options = GemmaOptions::default();
+    options.context_size = 2048;
+    options.prefix_cache = PrefixCache::Off;
+    options
+}
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// The shared model and the lock serializing the tests.
 fn backend() -> Option<(GemmaBackend, MutexGuard<'static, ()>)> {
     static BACKEND: OnceLock<GemmaBackend> = OnceLock::new();
-    static SERIAL: Mutex<()> = Mutex::new(());
     let path = model_path()?;
     let guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
     let backend = BACKEND.get_or_init(|| {
-        let options = GemmaOptions {
-            context_size: 2048,
-            max_tokens_per_turn: 192,
-            ..GemmaOptions::default()
-        };
-        GemmaBackend::load(&path, options)
+        GemmaBackend::load(&path, options())
             .unwrap_or_else(|e| panic!("loading {}: {e}", path.display()))
     });
     Some((backend.clone(), guard))
 }
 
-/// The six habit tools exactly as the demo registers them, over a fresh in-memory store.
-fn habit_registry(confirmer: impl agent_core::Confirmer) -> Registry {
-    let store = Store::open_in_memory().expect("in-memory store");
-    let coach = Coach::with_system_clock(Arc::new(store));
-    habit_tools::registry_builder(coach)
-        .confirmer(confirmer)
+fn registry(notes: &[&str]) -> Arc<Registry> {
+    let notebook = Notebook(Mutex::new(notes.iter().map(|n| (*n).to_owned()).collect()));
+    Arc::new(
+        Registry::builder()
+            .tool::<add_note>()
+            .tool::<list_notes>()
+            .tool::<get_note>()
+            .dependency(notebook)
+            .example(Example::new("고마워").answer("천만에요!"))
+            .build()
+            .expect("the notebook registry builds"),
+    )
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
         .build()
-        .expect("the habit registry builds")
+        .expect("runtime")
 }
 
-fn habit_tools() -> Vec<ToolDeclaration> {
-    habit_registry(DenyAll).declarations()
+fn run(session: &mut GemmaSession, request: TurnRequest) -> Vec<Result<ChatEvent, LlmError>> {
+    runtime().block_on(session.turn(request).collect::<Vec<_>>())
 }
 
-fn config(tool_choice: ToolChoice) -> ChatConfig {
-    ChatConfig {
-        instructions: INSTRUCTIONS.to_owned(),
-        tools: habit_tools(),
-        tool_choice,
-    }
-}
-
-enum Input<'a> {
-    User(&'a str),
-    Results(Vec<ToolResponse>),
-}
-
-fn turn(
-    session: &mut GemmaSession,
-    input: Input<'_>,
-) -> (Vec<Result<ChatEvent, LlmError>>, TurnStats) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .expect("runtime");
-    let events = runtime.block_on(async {
-        let stream = match input {
-            Input::User(text) => session.send_user(text),
-            Input::Results(results) => session.send_tool_results(results),
-        };
-        stream.collect::<Vec<_>>().await
-    });
-    (events, session.stats().last_turn)
-}
-
-fn calls(events: &[Result<ChatEvent, LlmError>]) -> Vec<FunctionCall> {
+fn calls(events: &[Result<ChatEvent, LlmError>]) -> Vec<ToolCall> {
     events
         .iter()
         .filter_map(|e| match e {
-            Ok(ChatEvent::FunctionCall(call)) => Some(call.clone()),
+            Ok(ChatEvent::Call(call)) => Some(call.clone()),
             _ => None,
         })
         .collect()
 }
 
-/// The call names a registered tool and its arguments pass that tool's own validator.
-fn assert_valid_call(call: &FunctionCall, registry: &Registry) {
-    let tool = registry
-        .get(&call.name)
-        .unwrap_or_else(|| panic!("the model called an unregistered tool: {call:?}"));
-    let validator = jsonschema::validator_for(tool.validation_schema()).expect("schema compiles");
-    let errors: Vec<String> = validator
-        .iter_errors(&call.args)
-        .map(|e| e.to_string())
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "arguments of {call:?} break the schema: {errors:?}"
-    );
-}
-
-#[test]
-fn required_mode_answers_a_korean_request_with_a_valid_registered_call() {
-    let Some((backend, _serial)) = backend() else {
-        return;
-    };
-    assert_eq!(
-        backend.format(),
-        PromptFormat::GemmaJson,
-        "the base model has no FunctionGemma tokens"
-    );
-    let registry = habit_registry(DenyAll);
-    for request in ["아침 운동 습관을 찾아줘", "3번 습관 오늘 했어. 기록해줘"]
-    {
-        let mut session = backend
-            .session(config(ToolChoice::Required))
-            .expect("session");
-        let (events, stats) = turn(&mut session, Input::User(request));
-        let errors: Vec<_> = events.iter().filter_map(|e| e.as_ref().err()).collect();
-        assert!(errors.is_empty(), "{request}: {errors:?}");
-        let calls = calls(&events);
-        assert!(
-            !calls.is_empty(),
-            "{request}: required mode produced no call: {events:?}"
-        );
-        for call in &calls {
-            assert_valid_call(call, &registry);
-        }
-        assert!(
-            events
-                .iter()
-                .all(|e| matches!(e, Ok(ChatEvent::FunctionCall(_)))),
-            "required mode streams no text: {events:?}"
-        );
-        assert!(stats.constrained);
-        assert!(
-            stats.sampler.fast_accepts > 0,
-            "the fast path was never taken: {stats:?}"
-        );
-        eprintln!("{request} -> {calls:?} ({stats:?})");
-    }
-}
-
-#[test]
-fn a_conversation_is_evaluated_once_and_kept_in_the_kv_cache() {
-    let Some((backend, _serial)) = backend() else {
-        return;
-    };
-    let registry = habit_registry(DenyAll);
-    let mut session = backend.session(config(ToolChoice::Auto)).expect("session");
-    let declaration_tokens = session.stats().declaration_tokens;
-    assert!(
-        declaration_tokens > 100,
-        "declarations should cost something: {declaration_tokens}"
-    );
-
-    let (events, first) = turn(&mut session, Input::User("아침 운동 습관을 찾아줘"));
-    assert!(events.iter().all(Result::is_ok), "{events:?}");
-    assert!(
-        first.prompt_tokens_evaluated > declaration_tokens,
-        "the first turn carries the declarations"
-    );
-    for call in calls(&events) {
-        assert_valid_call(&call, &registry);
-    }
-
-    let made = calls(&events);
-    let second_input = if made.is_empty() {
-        Input::User("진행 중인 습관도 알려줘")
-    } else {
-        Input::Results(
-            made.iter()
-                .map(|call| ToolResponse {
-                    name: call.name.clone(),
-                    result: json!({"status": "ok", "data": {"count": 1, "items": [
-                        {"id": "morning-walk", "title": "아침 산책 10분", "category": "운동"}
-                    ]}}),
-                })
-                .collect(),
-        )
-    };
-    let (events, second) = turn(&mut session, second_input);
-    assert!(events.iter().all(Result::is_ok), "{events:?}");
-    let (events, third) = turn(&mut session, Input::User("고마워"));
-    assert!(events.iter().all(Result::is_ok), "{events:?}");
-
-    let mut previous = &first;
-    for (n, stats) in [(2, &second), (3, &third)] {
-        eprintln!("turn {n}: {stats:?}");
-        assert_eq!(
-            stats.prompt_tokens_evaluated, stats.tokens_appended,
-            "turn {n} evaluated more than it appended"
-        );
-        assert!(
-            stats.prompt_tokens_evaluated < previous.context_tokens,
-            "turn {n} evaluated {} tokens, no fewer than the {} of history: the history was re-evaluated",
-            stats.prompt_tokens_evaluated,
-            previous.context_tokens
-        );
-        assert!(stats.context_tokens >= previous.context_tokens + stats.tokens_appended);
-        assert_eq!(
-            stats.kv_cache_tokens, stats.context_tokens,
-            "llama.cpp's KV cache disagrees"
-        );
-        previous = stats;
-    }
-    assert!(
-        third.tokens_appended < 30,
-        "a short message costs few tokens: {third:?}"
-    );
-}
-
-#[test]
-fn plain_text_is_streamed_token_by_token() {
-    let Some((backend, _serial)) = backend() else {
-        return;
-    };
-    let mut session = backend.session(config(ToolChoice::None)).expect("session");
-    let (events, stats) = turn(&mut session, Input::User("안녕하세요! 오늘 기분이 어때요?"));
-    let deltas: Vec<&str> = events
+fn text(events: &[Result<ChatEvent, LlmError>]) -> String {
+    events
         .iter()
         .filter_map(|e| match e {
-            Ok(ChatEvent::TextDelta(text)) => Some(text.as_str()),
+            Ok(ChatEvent::TextDelta(delta)) => Some(delta.as_str()),
             _ => None,
         })
-        .collect();
-    assert!(events.iter().all(Result::is_ok), "{events:?}");
-    assert!(calls(&events).is_empty(), "no tool calls without tools");
-    assert!(!stats.constrained);
-    assert!(
-        deltas.len() >= 2,
-        "expected several deltas, got {deltas:?} ({stats:?})"
+        .collect()
+}
+
+fn call_request(text: &str, tool: &str, values: ValueSets) -> TurnRequest {
+    TurnRequest {
+        values: Arc::new(values),
+        ..TurnRequest::user(text).with_choice(ToolChoice::Call(vec![tool.to_owned()]))
+    }
+}
+
+#[test]
+fn a_requested_call_is_valid_and_its_forced_text_is_written_in_batches() {
+    let Some((backend, _guard)) = backend() else {
+        return;
+    };
+    let registry = registry(&[]);
+    let mut session = backend
+        .session(ChatConfig::new(INSTRUCTIONS, &registry))
+        .expect("session");
+    let events = run(
+        &mut session,
+        call_request(
+            "장보기 목록 정리하기 메모해줘",
+            "add_note",
+            ValueSets::new(),
+        ),
     );
-    assert!(deltas.iter().all(|d| !d.is_empty()));
+    assert!(events.iter().all(Result::is_ok), "{events:?}");
+    let made = calls(&events);
+    assert_eq!(made.len(), 1, "{events:?}");
+    assert_eq!(made[0].name, "add_note");
+    let text = made[0].args["text"].as_str().expect("a text argument");
+    assert!(
+        "장보기 목록 정리하기 메모해줘".contains(text),
+        "`from_request` text must be copied from the request: {text:?}"
+    );
+    let stats = session.stats().last_turn;
+    assert!(stats.constrained);
+    assert!(
+        stats.forced_tokens > 0,
+        "the call's frame is forced: {stats:?}"
+    );
+    assert!(stats.sampler.forced_runs > 0, "{stats:?}");
+}
+
+#[test]
+fn value_sets_restrict_what_the_model_may_write() {
+    let Some((backend, _guard)) = backend() else {
+        return;
+    };
+    let registry = registry(&["우유 사기", "회의 준비", "운동하기", "책 반납", "청소"]);
+    let mut session = backend
+        .session(ChatConfig::new(INSTRUCTIONS, &registry))
+        .expect("session");
+    let values = ValueSets::from([(
+        "get_note".to_owned(),
+        [(
+            "id".to_owned(),
+            vec![
+                ValueChoice::new(2, "회의 준비"),
+                ValueChoice::new(5, "청소"),
+            ],
+        )]
+        .into_iter()
+        .collect(),
+    )]);
+    for request in ["3번 메모 보여줘", "회의 메모 보여줘", "1번 메모 뭐였지?"] {
+        let events = run(
+            &mut session,
+            call_request(request, "get_note", values.clone()),
+        );
+        let made = calls(&events);
+        assert_eq!(made.len(), 1, "{request}: {events:?}");
+        assert!(
+            made[0].args["id"] == json!(2) || made[0].args["id"] == json!(5),
+            "{request}: only the values of this turn may be written: {:?}",
+            made[0].args
+        );
+        session.clear();
+    }
+}
+
+#[test]
+fn the_conversation_is_evaluated_once_and_a_new_one_keeps_the_preamble() {
+    let Some((backend, _guard)) = backend() else {
+        return;
+    };
+    let registry = registry(&["우유 사기"]);
+    let mut session = backend
+        .session(ChatConfig::new(INSTRUCTIONS, &registry))
+        .expect("session");
+    let started = session.stats();
+    assert!(started.preamble_tokens > 50, "{started:?}");
+    let events = run(
+        &mut session,
+        call_request("메모 목록 보여줘", "list_notes", ValueSets::new()),
+    );
+    let first = session.stats().last_turn;
+    assert_eq!(calls(&events).len(), 1, "{events:?}");
+    let results = vec![ResultMessage {
+        name: "list_notes".into(),
+        result: json!({"status": "ok", "data": ["우유 사기"]}),
+    }];
+    let events = run(
+        &mut session,
+        TurnRequest::results(results).with_choice(ToolChoice::None),
+    );
+    assert!(events.iter().all(Result::is_ok), "{events:?}");
+    let second = session.stats().last_turn;
+    assert!(
+        second.tokens_appended < 60,
+        "only the results are evaluated, not the conversation again: {second:?}"
+    );
+    assert_eq!(second.kv_cache_tokens, second.context_tokens, "{second:?}");
+    assert!(second.context_tokens > first.context_tokens);
+    // A new conversation starts from the preamble, without evaluating it again.
+    session.clear();
+    run(
+        &mut session,
+        TurnRequest::user("안녕").with_choice(ToolChoice::None),
+    );
+    let fresh = session.stats().last_turn;
+    assert!(fresh.tokens_appended < 20, "{fresh:?}");
+    assert!(
+        fresh.context_tokens < started.preamble_tokens + 60,
+        "{fresh:?}"
+    );
+}
+
+#[test]
+fn text_answers_stream_start_with_words_and_stop() {
+    let Some((backend, _guard)) = backend() else {
+        return;
+    };
+    let registry = registry(&[]);
+    let mut session = backend
+        .session(ChatConfig::new(INSTRUCTIONS, &registry))
+        .expect("session");
+    let events = run(
+        &mut session,
+        TurnRequest::user("안녕하세요!").with_choice(ToolChoice::None),
+    );
+    assert!(events.iter().all(Result::is_ok), "{events:?}");
+    assert!(calls(&events).is_empty());
+    let answer = text(&events);
+    let first = answer.trim_start().chars().next().expect("an answer");
+    assert!(
+        first.is_alphanumeric(),
+        "an answer starts with a letter: {answer:?}"
+    );
+    assert!(!answer.contains('\n'), "one line: {answer:?}");
+    let stats = session.stats().last_turn;
+    assert!(!stats.constrained);
+    assert!(stats.sampled_tokens <= backend.options().max_text_tokens);
+}
+
+#[test]
+fn a_dropped_turn_stops_generating_within_a_token() {
+    let Some((backend, _guard)) = backend() else {
+        return;
+    };
+    let registry = registry(&[]);
+    let mut session = backend
+        .session(ChatConfig::new(INSTRUCTIONS, &registry))
+        .expect("session");
+    let runtime = runtime();
+    runtime.block_on(async {
+        let mut stream = session.turn(
+            TurnRequest::user("메모 앱 사용법을 아주 길게 설명해줘").with_choice(ToolChoice::None),
+        );
+        let _ = stream.next().await;
+    });
+    // The next command waits for the worker, which must have noticed the dropped stream.
+    let started = Instant::now();
+    let events = run(
+        &mut session,
+        TurnRequest::user("고마워").with_choice(ToolChoice::None),
+    );
+    assert!(events.iter().all(Result::is_ok), "{events:?}");
+    let waited = started.elapsed();
+    assert!(
+        waited < Duration::from_secs(5),
+        "the cancelled turn kept generating: {waited:?}"
+    );
+    // The same holds in the middle of a call, when nothing has been sent yet.
+    runtime.block_on(async {
+        let stream = session.turn(call_request(
+            "우유 사기 메모해줘",
+            "add_note",
+            ValueSets::new(),
+        ));
+        drop(stream);
+    });
+    let events = run(
+        &mut session,
+        TurnRequest::user("안녕").with_choice(ToolChoice::None),
+    );
+    assert!(events.iter().all(Result::is_ok), "{events:?}");
 }
 
 #[test]
 fn limits_end_turns_with_errors_and_the_session_survives() {
-    let Some((backend, _serial)) = backend() else {
-        return;
-    };
-    let path = backend.path().to_path_buf();
-    let small = GemmaBackend::load(
-        &path,
-        GemmaOptions {
-            context_size: 256,
-            max_tokens_per_turn: 48,
-            ..backend.options().clone()
-        },
-    )
-    .expect("load");
-    let mut session = small.session(config(ToolChoice::None)).expect("session");
-
-    let long = "습관을 만들고 싶어요. ".repeat(80);
-    let (events, _) = turn(&mut session, Input::User(&long));
+    let Some(path) = model_path() else { return };
+    let _guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut small = options();
+    small.context_size = 512;
+    let backend = GemmaBackend::load(&path, small).expect("model");
+    let registry = registry(&[]);
+    let mut session = backend
+        .session(ChatConfig::new(INSTRUCTIONS, &registry))
+        .expect("session");
+    let long = "메모 ".repeat(400);
+    let events = run(
+        &mut session,
+        TurnRequest::user(long).with_choice(ToolChoice::None),
+    );
     assert!(
         matches!(
-            events.as_slice(),
-            [Err(LlmError::PromptTooLong { capacity: 256, .. })]
+            events.last(),
+            Some(Err(
+                LlmError::PromptTooLong { .. } | LlmError::ContextFull { .. }
+            ))
         ),
         "{events:?}"
     );
-
-    let mut context_full = false;
-    for _ in 0..12 {
-        let (events, _) = turn(&mut session, Input::User("습관 이야기를 계속 해 주세요."));
-        if events
-            .iter()
-            .any(|e| matches!(e, Err(LlmError::ContextFull { capacity: 256 })))
-        {
-            context_full = true;
-            break;
-        }
-        assert!(events.iter().all(Result::is_ok), "{events:?}");
-    }
-    assert!(context_full, "a 256-token context never filled up");
-
     session.clear();
-    let (events, stats) = turn(&mut session, Input::User("안녕"));
-    assert!(
-        events.iter().all(Result::is_ok),
-        "after clear(): {events:?}"
+    let events = run(
+        &mut session,
+        TurnRequest::user("안녕").with_choice(ToolChoice::None),
     );
     assert!(
-        stats.context_tokens < 100,
-        "clear() starts a new conversation: {stats:?}"
+        events.iter().all(Result::is_ok),
+        "the session recovers: {events:?}"
     );
 }
 
 #[test]
 fn recorded_results_join_the_kv_cache_without_a_reply() {
-    let Some((backend, _serial)) = backend() else {
+    let Some((backend, _guard)) = backend() else {
         return;
     };
+    let registry = registry(&[]);
     let mut session = backend
-        .session(config(ToolChoice::Required))
+        .session(ChatConfig::new(INSTRUCTIONS, &registry))
         .expect("session");
-    let (events, first) = turn(&mut session, Input::User("아침 운동 습관을 찾아줘"));
-    let made = calls(&events);
-    assert!(!made.is_empty(), "required mode calls a tool: {events:?}");
-    // What the agent loop does at its turn limit: answer the calls without a new model turn.
-    session.record_tool_results(
-        made.iter()
-            .map(|call| ToolResponse {
-                name: call.name.clone(),
-                result: json!({"status": "error", "code": "turn_limit", "reason": "도구 호출 루프가 너무 길어 중단했습니다."}),
-            })
-            .collect(),
+    let events = run(
+        &mut session,
+        call_request("메모 목록", "list_notes", ValueSets::new()),
     );
-    assert_eq!(session.stats().turns, 1, "recording runs no turn");
-    let (events, second) = turn(&mut session, Input::User("고마워"));
+    assert_eq!(calls(&events).len(), 1);
+    session.record_results(vec![ResultMessage {
+        name: "list_notes".into(),
+        result: json!({"status": "error", "code": "turn_limit", "reason": "stop"}),
+    }]);
+    let events = run(
+        &mut session,
+        TurnRequest::user("안녕").with_choice(ToolChoice::None),
+    );
     assert!(events.iter().all(Result::is_ok), "{events:?}");
-    assert_eq!(second.prompt_tokens_evaluated, second.tokens_appended);
-    assert_eq!(second.kv_cache_tokens, second.context_tokens, "{second:?}");
-    let recorded = second.context_tokens
-        - first.context_tokens
-        - second.tokens_appended
-        - second.generated_tokens;
-    assert!(
-        recorded > 20,
-        "the recorded results are in the context ({recorded} tokens): {first:?} {second:?}"
+    let stats = session.stats();
+    assert_eq!(stats.turns, 2, "recording runs no turn");
+    assert_eq!(
+        stats.last_turn.kv_cache_tokens, stats.last_turn.context_tokens,
+        "{stats:?}"
     );
 }
 
 #[test]
-fn an_auto_run_over_the_habit_tools_completes() {
-    let Some((backend, _serial)) = backend() else {
+fn preambles_are_restored_from_memory_and_from_a_checked_cache_file() {
+    let Some(path) = model_path() else { return };
+    let _guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
+    let dir = std::env::temp_dir().join(format!("agent-rs-prefix-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut cached = options();
+    cached.prefix_cache = PrefixCache::Dir(dir.clone());
+    let registry = registry(&[]);
+    let config = ChatConfig::new(INSTRUCTIONS, &registry);
+    let first = GemmaBackend::load(&path, cached.clone()).expect("model");
+    let evaluated = first.session(config.clone()).expect("session").stats();
+    assert_eq!(evaluated.preamble_source, PrefixSource::Evaluated);
+    let again = first.session(config.clone()).expect("session").stats();
+    assert_eq!(
+        again.preamble_source,
+        PrefixSource::Memory,
+        "same process, same preamble"
+    );
+    // A new backend (as after a restart) finds the file.
+    let second = GemmaBackend::load(&path, cached.clone()).expect("model");
+    let restored = second.session(config.clone()).expect("session");
+    assert_eq!(restored.stats().preamble_source, PrefixSource::File);
+    // A corrupted file is never trusted: it is rebuilt.
+    for entry in std::fs::read_dir(&dir).expect("cache dir").flatten() {
+        if entry.path().extension().is_some_and(|e| e == "kv") {
+            let mut bytes = std::fs::read(entry.path()).expect("read");
+            let middle = bytes.len() / 2;
+            bytes[middle] ^= 0xff;
+            std::fs::write(entry.path(), bytes).expect("write");
+        }
+    }
+    let third = GemmaBackend::load(&path, cached).expect("model");
+    let rebuilt = third.session(config).expect("session");
+    assert_eq!(rebuilt.stats().preamble_source, PrefixSource::Evaluated);
+    let mut rebuilt = rebuilt;
+    let events = run(
+        &mut rebuilt,
+        TurnRequest::user("안녕").with_choice(ToolChoice::None),
+    );
+    assert!(events.iter().all(Result::is_ok), "{events:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn channel_scores_are_finite_and_repeatable() {
+    let Some((backend, _guard)) = backend() else {
         return;
     };
-    let registry = Arc::new(habit_registry(ApproveAll));
+    let registry = registry(&[]);
+    let config = ChatConfig::new(INSTRUCTIONS, &registry);
+    let channels: Vec<usize> = (0..config.channels.len()).collect();
+    let mut session = backend.session(config).expect("session");
+    let runtime = runtime();
+    let first = runtime
+        .block_on(session.score("우유 사기 메모해줘", &channels))
+        .expect("scores")
+        .expect("the backend scores");
+    let again = runtime
+        .block_on(session.score("우유 사기 메모해줘", &channels))
+        .expect("scores")
+        .expect("the backend scores");
+    assert_eq!(first.len(), channels.len());
+    assert!(first.iter().all(|s| s.is_finite() && *s < 0.0), "{first:?}");
+    assert_eq!(first, again, "scoring leaves the channels as they were");
+}
+
+#[test]
+fn the_agent_plans_calls_and_ends_in_words() {
+    let Some((backend, _guard)) = backend() else {
+        return;
+    };
+    let registry = registry(&["우유 사기"]);
     let session = backend
-        .session(ChatConfig::new(habit_tools::COACH_INSTRUCTIONS, &registry))
+        .session(ChatConfig::new(INSTRUCTIONS, &registry))
         .expect("session");
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&events);
-    let mut agent = Agent::new(session, Arc::clone(&registry)).with_events(move |event| {
-        sink.lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(event)
-    });
-    // A plain #[test] with its own runtime: the serializing lock is a std Mutex held for the
-    // whole test, which must not live inside an async fn.
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("tokio runtime");
-    let outcome = runtime.block_on(agent.send("아침에 할 운동 습관을 추천해 줘"));
+    let mut agent = Agent::new(session, Arc::clone(&registry))
+        .with_confirmer(ApproveAll)
+        .with_events(move |event| {
+            sink.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(event)
+        });
+    let answer = runtime()
+        .block_on(agent.send("메모 목록 보여줘"))
+        .expect("a turn");
+    assert!(answer.chars().any(char::is_alphanumeric), "{answer:?}");
     let events = events
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .clone();
-    eprintln!("outcome: {outcome:?}");
-    for event in &events {
-        eprintln!("{event:?}");
-    }
-    // The loop ends either with an answer or at its turn cap, never with a backend error, and
-    // every call the model made was answered.
-    assert!(
-        matches!(outcome, Ok(_) | Err(AgentError::TurnLimit { .. })),
-        "{outcome:?}"
-    );
-    assert!(
-        !events.iter().any(|e| matches!(e, AgentEvent::Error { .. })),
-        "{events:?}"
-    );
-    let requested = events
+    let planned = events.iter().find_map(|e| match e {
+        AgentEvent::Planned(decision) => Some(decision.plan.clone()),
+        _ => None,
+    });
+    assert_eq!(planned, Some(vec!["list_notes".to_owned()]), "{events:?}");
+    let results: Vec<&Value> = events
         .iter()
-        .filter(|e| matches!(e, AgentEvent::ToolCallRequested { .. }))
-        .count();
-    let answered = events
-        .iter()
-        .filter(|e| matches!(e, AgentEvent::ToolResult { .. }))
-        .count();
-    assert_eq!(requested, answered);
-    // Every call the model emitted was a registered tool with schema-valid arguments (the
-    // grammar's promise): none came back as unknown_tool or validation.
-    for event in &events {
-        if let AgentEvent::ToolResult { result, .. } = event
-            && let Some(error) = result.as_error()
-        {
-            assert!(
-                !matches!(error.code(), "unknown_tool" | "validation"),
-                "{event:?}"
-            );
-        }
-    }
+        .filter_map(|e| match e {
+            AgentEvent::ToolResult { sent, .. } => Some(sent),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results, [&json!({"status": "ok", "data": ["우유 사기"]})]);
 }

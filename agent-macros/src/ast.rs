@@ -52,6 +52,10 @@ pub(crate) struct Param {
     pub(crate) passthrough: Vec<Attribute>,
     /// The JSON key (`#[serde(rename = "…")]`, or the ident without `r#`).
     pub(crate) wire_name: String,
+    /// `#[values(provider)]`: what restricts the values a model may write.
+    pub(crate) values: Option<syn::Expr>,
+    /// `#[from_request]`: the model copies this text from the user's message.
+    pub(crate) from_request: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -172,10 +176,27 @@ impl Param {
         }
         let mut description_lines = Vec::new();
         let mut passthrough = Vec::new();
+        let mut values = None;
+        let mut from_request = false;
         let mut wire_name = ident.to_string().trim_start_matches("r#").to_owned();
         for attr in attrs {
             if attr.path().is_ident("doc") {
                 description_lines.extend(docs::doc_lines(std::slice::from_ref(&attr)));
+            } else if attr.path().is_ident("from_request") && kind == ParamKind::Argument {
+                match attr.meta.require_path_only() {
+                    Ok(_) if !from_request => from_request = true,
+                    Ok(_) => errors.spanned(&attr, "duplicate `#[from_request]`"),
+                    Err(_) => errors.spanned(&attr, "`#[from_request]` takes no arguments"),
+                }
+            } else if attr.path().is_ident("values") && kind == ParamKind::Argument {
+                match attr.parse_args::<syn::Expr>() {
+                    Ok(provider) if values.is_none() => values = Some(provider),
+                    Ok(_) => errors.spanned(&attr, "duplicate `#[values(...)]`; give one provider"),
+                    Err(_) => errors.spanned(
+                        &attr,
+                        "expected a value provider: `#[values(active_habit_ids)]`, a fn returning the values this parameter may take",
+                    ),
+                }
             } else if (attr.path().is_ident("schemars") || attr.path().is_ident("serde"))
                 && kind == ParamKind::Argument
             {
@@ -193,7 +214,7 @@ impl Param {
             } else {
                 errors.spanned(
                     &attr,
-                    "unsupported attribute on a #[tool] parameter: only `///` docs, `#[schemars(...)]` and `#[serde(...)]` are allowed",
+                    "unsupported attribute on a #[tool] parameter: only `///` docs, `#[values(...)]`, `#[from_request]`, `#[schemars(...)]` and `#[serde(...)]` are allowed",
                 );
             }
         }
@@ -205,6 +226,8 @@ impl Param {
             description,
             passthrough,
             wire_name,
+            values,
+            from_request,
         })
     }
 }

@@ -15,7 +15,26 @@ pub(crate) const KEYS: &[&str] = &[
     "destructive",
     "confirm_if",
     "timeout_ms",
+    "access",
+    "example",
+    "reply",
 ];
+
+/// The access levels `access = …` accepts, with the runtime's variant names.
+pub(crate) const ACCESS_LEVELS: &[(&str, &str)] = &[
+    ("self_only", "SelfOnly"),
+    ("system", "System"),
+    ("trusted", "Trusted"),
+];
+
+/// One `example(request = "…", args = { … })`.
+pub(crate) struct ExampleAttr {
+    pub(crate) request: LitStr,
+    /// The `{ … }` group, handed to `serde_json::json!` as it is.
+    pub(crate) args: Option<proc_macro2::Group>,
+    /// Every top-level key of `args`, for the compile-time check.
+    pub(crate) keys: Vec<LitStr>,
+}
 
 /// `summary = "…{param}…"` (a template) or `summary = expr` (computed from the arguments).
 pub(crate) enum Summary {
@@ -33,6 +52,11 @@ pub(crate) struct ToolAttr {
     pub(crate) destructive: Option<(bool, Span)>,
     pub(crate) confirm_if: Option<Expr>,
     pub(crate) timeout_ms: Option<LitInt>,
+    /// `access = self_only | system | trusted`: the variant name and the span.
+    pub(crate) access: Option<(&'static str, Span)>,
+    pub(crate) examples: Vec<ExampleAttr>,
+    /// `reply = fn_path`: the tool's own sentence about a successful result.
+    pub(crate) reply: Option<Expr>,
 }
 
 impl ToolAttr {
@@ -123,9 +147,142 @@ impl ToolAttr {
                 };
                 set(&mut self.timeout_ms, lit, &key, span)
             }
+            "access" => {
+                let value = meta.value()?.parse::<syn::Ident>().map_err(|e| {
+                    syn::Error::new(e.span(), "expected an access level: `access = self_only`, `access = system` or `access = trusted`")
+                })?;
+                let text = value.to_string();
+                let Some((_, variant)) = ACCESS_LEVELS.iter().find(|(name, _)| *name == text)
+                else {
+                    return Err(syn::Error::new(
+                        value.span(),
+                        format!(
+                            "unknown access level `{text}`; expected `self_only` (only the app's agent, the default), `system` or `trusted`"
+                        ),
+                    ));
+                };
+                set(&mut self.access, (*variant, value.span()), &key, span)
+            }
+            "example" => {
+                let example = parse_example(&meta, span)?;
+                self.examples.push(example);
+                Ok(())
+            }
+            "reply" => {
+                let expr: Expr = meta.value()?.parse().map_err(|e| {
+                    syn::Error::new(
+                        e.span(),
+                        "expected a fn over the result data: `reply = describe_result` with `fn(&serde_json::Value) -> Option<String>`",
+                    )
+                })?;
+                set(&mut self.reply, expr, &key, span)
+            }
             other => Err(syn::Error::new(span, unknown_key_message(other))),
         }
     }
+}
+
+/// `example(request = "…", args = { "key": value, … })`; `args` may be left out for a tool
+/// without arguments.
+fn parse_example(meta: &ParseNestedMeta<'_>, span: Span) -> syn::Result<ExampleAttr> {
+    let mut request: Option<LitStr> = None;
+    let mut args: Option<proc_macro2::Group> = None;
+    meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident("request") {
+            let lit = string_value(&inner, "request", "아침 운동 습관 찾아줘")?;
+            if request.is_some() {
+                return Err(inner.error("duplicate `request` in `example(...)`"));
+            }
+            request = Some(lit);
+            Ok(())
+        } else if inner.path.is_ident("args") {
+            let tree: proc_macro2::TokenTree = inner.value()?.parse()?;
+            match tree {
+                proc_macro2::TokenTree::Group(group)
+                    if group.delimiter() == proc_macro2::Delimiter::Brace =>
+                {
+                    if args.is_some() {
+                        return Err(inner.error("duplicate `args` in `example(...)`"));
+                    }
+                    args = Some(group);
+                    Ok(())
+                }
+                other => Err(syn::Error::new_spanned(
+                    other,
+                    "expected a JSON object: `args = { \"keyword\": \"운동\" }`",
+                )),
+            }
+        } else {
+            Err(inner.error(
+                "unknown key in `example(...)`; expected `request = \"…\"` and `args = { … }`",
+            ))
+        }
+    })
+    .map_err(|e| {
+        if e.to_string().starts_with("expected parentheses") {
+            syn::Error::new(
+                span,
+                "write examples as `example(request = \"…\", args = { … })`",
+            )
+        } else {
+            e
+        }
+    })?;
+    let Some(request) = request else {
+        return Err(syn::Error::new(
+            span,
+            "`example(...)` needs `request = \"…\"`: what a person would say",
+        ));
+    };
+    if request.value().trim().is_empty() {
+        return Err(syn::Error::new(
+            request.span(),
+            "the example's request is empty",
+        ));
+    }
+    let keys = match &args {
+        Some(group) => object_keys(group)?,
+        None => Vec::new(),
+    };
+    Ok(ExampleAttr {
+        request,
+        args,
+        keys,
+    })
+}
+
+/// The top-level keys of a `{ "key": value, … }` group: each entry must start with a string
+/// literal and a `:`.
+fn object_keys(group: &proc_macro2::Group) -> syn::Result<Vec<LitStr>> {
+    use proc_macro2::TokenTree;
+    let mut keys = Vec::new();
+    let mut expect_key = true;
+    let mut tokens = group.stream().into_iter().peekable();
+    while let Some(token) = tokens.next() {
+        if expect_key {
+            let key = match &token {
+                TokenTree::Literal(lit) => {
+                    syn::parse2::<LitStr>(TokenTree::Literal(lit.clone()).into()).ok()
+                }
+                _ => None,
+            };
+            let Some(key) = key else {
+                return Err(syn::Error::new_spanned(
+                    token,
+                    "example arguments are a JSON object: each key is a string literal, `\"keyword\": \"운동\"`",
+                ));
+            };
+            match tokens.next() {
+                Some(TokenTree::Punct(p)) if p.as_char() == ':' => {}
+                _ => return Err(syn::Error::new(key.span(), "expected `:` after the key")),
+            }
+            keys.push(key);
+            expect_key = false;
+        } else if matches!(&token, TokenTree::Punct(p) if p.as_char() == ',') {
+            expect_key = true;
+        }
+    }
+    Ok(keys)
 }
 
 fn set<T>(slot: &mut Option<T>, value: T, key: &str, span: Span) -> syn::Result<()> {

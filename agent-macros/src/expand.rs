@@ -133,6 +133,34 @@ fn generate(attr: &ToolAttr, tool: &ToolFn) -> TokenStream {
         .as_ref()
         .map(|ms| quote!(.timeout(::core::time::Duration::from_millis(#ms))));
     let destructive = attr.is_destructive();
+    let access = attr.access.map(|(variant, span)| {
+        let variant = format_ident!("{}", variant, span = span);
+        quote!(.access(#ac::Access::#variant))
+    });
+    let examples = attr.examples.iter().map(|example| {
+        let request = &example.request;
+        let args = match &example.args {
+            Some(group) => quote_spanned!(group.span()=> #ac::serde_json::json!(#group)),
+            None => quote!(#ac::serde_json::json!({})),
+        };
+        quote!(.example(#request, #args))
+    });
+    let values = tool.arguments().filter_map(|param| {
+        let provider = param.values.as_ref()?;
+        let name = &param.wire_name;
+        Some(quote_spanned!(provider.span()=> .values(#name, #provider)))
+    });
+    let reply = attr
+        .reply
+        .as_ref()
+        .map(|expr| quote_spanned!(expr.span()=> .reply(#expr)));
+    let copied = tool
+        .arguments()
+        .filter(|param| param.from_request)
+        .map(|param| {
+            let name = &param.wire_name;
+            quote!(.from_request(#name))
+        });
     let confirm_if = attr.confirm_if.as_ref().map(|expr| {
         // Unparsable arguments never reach the handler; asking is the safe answer.
         let predicate = bound_closure(&argument_idents, quote!(bool), quote!(#expr), quote!(true));
@@ -176,7 +204,7 @@ fn generate(attr: &ToolAttr, tool: &ToolFn) -> TokenStream {
             #(#injector_items)*
 
             fn __agent_tool_handler(
-                __call: #ac::ToolCall,
+                __call: #ac::CallContext,
             ) -> #ac::BoxFuture<'static, #ac::ToolResult> {
                 #boxed(async move {
                     let __args: __AgentToolArgs = match #ac::parse_args(__call.args()) {
@@ -207,6 +235,11 @@ fn generate(attr: &ToolAttr, tool: &ToolFn) -> TokenStream {
                         #label
                         .schema(#ac::ToolSchema::of::<__AgentToolArgs>())
                         .destructive(#destructive)
+                        #access
+                        #(#examples)*
+                        #(#values)*
+                        #(#copied)*
+                        #reply
                         #confirm_if
                         #summary
                         #timeout

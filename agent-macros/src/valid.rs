@@ -118,12 +118,51 @@ fn check_attr(attr: &ToolAttr, tool: &ToolFn, errors: &mut Errors) {
             "`confirm_if` decides which calls of a destructive tool need confirmation; add `destructive`",
         );
     }
+    for example in &attr.examples {
+        check_example(example, tool, errors);
+    }
     if let Some(timeout) = &attr.timeout_ms {
         match timeout.base10_parse::<u64>() {
             Ok(0) => errors.at(timeout.span(), "`timeout_ms` must be greater than 0"),
             Ok(_) => {}
             Err(error) => errors.push(error),
         }
+    }
+}
+
+/// An example's keys must name arguments of the tool, each once. (Whether its values satisfy
+/// the schema is checked when the registry is built.)
+fn check_example(example: &crate::attr::ExampleAttr, tool: &ToolFn, errors: &mut Errors) {
+    let arguments: Vec<&str> = tool.arguments().map(|p| p.wire_name.as_str()).collect();
+    let mut seen: Vec<String> = Vec::new();
+    for key in &example.keys {
+        let name = key.value();
+        if seen.contains(&name) {
+            errors.at(
+                key.span(),
+                format!("`{name}` is given twice in this example"),
+            );
+        } else if !arguments.contains(&name.as_str()) {
+            let listed = if arguments.is_empty() {
+                "this tool has no arguments".to_owned()
+            } else {
+                format!(
+                    "the arguments are {}",
+                    arguments
+                        .iter()
+                        .map(|a| format!("`{a}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            errors.at(
+                key.span(),
+                format!(
+                    "the example sets `{name}`, which is not an argument of this tool; {listed}"
+                ),
+            );
+        }
+        seen.push(name);
     }
 }
 

@@ -8,6 +8,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use agent_core::choice::Strategy;
 use agent_core::llm::gemma::GemmaOptions;
 use agent_core::llm::scripted::ScriptedSession;
 use agent_core::{Agent, ChatConfig, ChatSession, Registry};
@@ -41,11 +42,7 @@ pub(crate) async fn run(cli: Cli) -> Result<Exit, DemoError> {
     let interrupts = Interrupts::install();
     let confirmer =
         TerminalConfirmer::new(input.clone(), Arc::clone(&ui), interrupts.clone(), cli.yes);
-    let registry = Arc::new(
-        habit_tools::registry_builder(coach.clone())
-            .confirmer(confirmer)
-            .build()?,
-    );
+    let registry = Arc::new(habit_tools::registry_builder(coach.clone()).build()?);
     let config = ChatConfig::new(COACH_INSTRUCTIONS, &registry);
     let renderer = Arc::new(Renderer::new(Arc::clone(&ui), cli.verbose));
     let parts = Parts {
@@ -54,6 +51,7 @@ pub(crate) async fn run(cli: Cli) -> Result<Exit, DemoError> {
         ui,
         renderer,
         registry,
+        confirmer,
         db_path,
         interrupts,
     };
@@ -61,7 +59,10 @@ pub(crate) async fn run(cli: Cli) -> Result<Exit, DemoError> {
     if let Some(script_path) = &cli.script {
         let session = ScriptedSession::new(config, script::load(script_path)?);
         let transcript = session.transcript();
-        let exit = parts.chat(session, "스크립트 (모델 없음)", &cli).await;
+        // A script is what the model does, every turn: it decides, as a tool-tuned model would.
+        let exit = parts
+            .chat(session, "스크립트 (모델 없음)", &cli, Strategy::Model)
+            .await;
         if let Some(log) = &cli.script_log {
             script::write_log(log, &transcript.received())?;
         }
@@ -83,17 +84,19 @@ pub(crate) async fn run(cli: Cli) -> Result<Exit, DemoError> {
         parts.ui.line(
             Style::Dim,
             &format!(
-                "모델: {} · 형식 {:?} · 스레드 {} · 문맥 {} 토큰 · 턴당 최대 {} 토큰 · 준비 {:.1}초",
+                "모델: {} · 형식 {} · 스레드 {} · 문맥 {} 토큰 · 답 최대 {} 토큰 · 준비 {:.1}초",
                 path.display(),
-                loaded.backend.format(),
+                loaded.backend.format().name(),
                 options.threads,
                 options.context_size,
-                options.max_tokens_per_turn,
+                options.max_text_tokens,
                 loaded.elapsed.as_secs_f64()
             ),
         );
     }
-    Ok(parts.chat(loaded.session, &name, &cli).await)
+    Ok(parts
+        .chat(loaded.session, &name, &cli, Strategy::default())
+        .await)
 }
 
 /// What start-up prepared for the chat, whatever the session.
@@ -103,14 +106,23 @@ struct Parts {
     ui: Arc<Ui>,
     renderer: Arc<Renderer>,
     registry: Arc<Registry>,
+    confirmer: TerminalConfirmer,
     db_path: PathBuf,
     interrupts: Interrupts,
 }
 
 impl Parts {
-    async fn chat<S: ChatSession>(self, session: S, model_name: &str, cli: &Cli) -> Exit {
+    async fn chat<S: ChatSession>(
+        self,
+        session: S,
+        model_name: &str,
+        cli: &Cli,
+        strategy: Strategy,
+    ) -> Exit {
         self.banner(model_name, cli);
         let agent = Agent::new(session, Arc::clone(&self.registry))
+            .with_strategy(strategy)
+            .with_confirmer(self.confirmer)
             .with_events(self.renderer.sink())
             .with_max_turns(cli.max_turns);
         Chat {

@@ -2,15 +2,16 @@
 //! happens, repeat until `/quit` or end of input.
 //!
 //! Ctrl-C (see [`crate::interrupt`]): at the terminal chat prompt it shows how to leave; with
-//! piped input it leaves (exit status 130). While the model is answering it stops the turn and
-//! starts a new conversation — the stopped turn may have left half a reply or unanswered calls
-//! in the model's context, and a clean start is the only state known to be sound. Saved habits
-//! are untouched either way.
+//! piped input it leaves (exit status 130). While the model is answering it interrupts the
+//! turn: the agent stops at its next safe point — never in the middle of a write the person
+//! already approved — and reports which calls ran, so the screen says truthfully what was
+//! saved. Then a new conversation starts: the stopped turn may have left half a reply or
+//! unanswered calls in the model's context, and a clean start is the only state known to be
+//! sound.
 
 use std::sync::Arc;
 
-use agent_core::agent::TURN_LIMIT_MESSAGE;
-use agent_core::{Agent, AgentError, ChatSession};
+use agent_core::{Agent, AgentError, ChatSession, Messages, ToolResult};
 use habit_tools::Coach;
 
 use crate::commands::{self, Command};
@@ -110,32 +111,64 @@ impl<S: ChatSession> Chat<S> {
     async fn turn(&mut self, text: &str) {
         self.renderer.begin_turn();
         let interrupts = self.interrupts.clone();
-        let outcome = tokio::select! {
-            result = self.agent.send(text) => Some(result),
-            () = interrupts.next(Level::Turn) => None,
+        let interrupter = self.agent.interrupter();
+        let outcome = {
+            let send = self.agent.send(text);
+            tokio::pin!(send);
+            loop {
+                tokio::select! {
+                    result = &mut send => break result,
+                    // The turn keeps running to its next safe point and says what ran.
+                    () = interrupts.next(Level::Turn) => interrupter.interrupt(),
+                }
+            }
         };
         self.ui.end_stream();
         match outcome {
-            Some(Ok(_)) => {}
-            Some(Err(AgentError::TurnLimit { max_turns })) => self.ui.line(
+            Ok(_) => {}
+            Err(AgentError::TurnLimit { max_turns }) => self.ui.line(
                 Style::Warn,
                 &format!(
-                    "⚠ {TURN_LIMIT_MESSAGE} (모델 턴 {max_turns}번; --max-turns로 바꿀 수 있어요)"
+                    "⚠ {} (모델 턴 {max_turns}번; --max-turns로 바꿀 수 있어요)",
+                    Messages::default().turn_limit
                 ),
             ),
-            Some(Err(error)) => self.ui.error(&turn_error(&error)),
-            None => {
+            Err(AgentError::Interrupted { completed }) => {
                 self.agent.clear();
                 // On a terminal the key echoed as `^C`; `\r` writes over it.
                 let over_echo = if self.input.is_terminal() { "\r" } else { "" };
                 self.ui.line(
                     Style::Warn,
-                    &format!(
-                        "{over_echo}⏹ 답변을 중단했습니다. 새 대화로 시작합니다 (저장된 습관은 그대로예요)."
-                    ),
+                    &format!("{over_echo}⏹ 답변을 중단했습니다. 새 대화로 시작합니다."),
                 );
+                self.ui.line(Style::Dim, &interrupted_line(&completed));
             }
+            Err(error) => self.ui.error(&turn_error(&error)),
         }
+    }
+}
+
+/// What an interrupted turn had already done, in one line: a write that started was finished
+/// and is saved, whatever the screen showed while it ran.
+fn interrupted_line(completed: &[agent_core::CompletedCall]) -> String {
+    let done: Vec<String> = completed
+        .iter()
+        .map(|call| {
+            let what = match &call.result {
+                ToolResult::Ok { .. } => "완료",
+                ToolResult::Cancelled { .. } => "취소됨",
+                ToolResult::Error(_) => "실패",
+            };
+            format!("{} {what}", crate::ui::one_line(&call.label, 40))
+        })
+        .collect();
+    if done.is_empty() {
+        "   (실행된 작업은 없어요. 저장된 습관은 그대로예요)".to_owned()
+    } else {
+        format!(
+            "   (중단 전에 끝난 작업: {} — 결과는 저장된 그대로예요)",
+            done.join(", ")
+        )
     }
 }
 

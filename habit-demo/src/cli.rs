@@ -38,9 +38,10 @@ pub(crate) struct Cli {
     #[arg(long, value_name = "PATH")]
     pub(crate) db: Option<PathBuf>,
 
-    /// Most model turns per message; a model still calling tools after that is stopped
-    #[arg(long, value_name = "N", default_value_t = agent_core::agent::DEFAULT_MAX_TURNS,
-          value_parser = RangedU64ValueParser::<usize>::new().range(1..=32))]
+    /// Most model turns per message (one call and the answer at least); a model still calling
+    /// tools after that is stopped
+    #[arg(long, value_name = "N", default_value_t = agent_core::DEFAULT_MAX_TURNS,
+          value_parser = RangedU64ValueParser::<usize>::new().range(2..=32))]
     pub(crate) max_turns: usize,
 
     /// CPU threads for the model [default: all cores]
@@ -76,7 +77,7 @@ mod tests {
 
     #[test]
     fn max_turns_must_be_positive() {
-        assert!(Cli::try_parse_from(["habit-demo", "--max-turns", "0"]).is_err());
+        assert!(Cli::try_parse_from(["habit-demo", "--max-turns", "1"]).is_err());
         let cli = Cli::try_parse_from(["habit-demo", "--max-turns", "2"]).expect("valid");
         assert_eq!(cli.max_turns, 2);
     }

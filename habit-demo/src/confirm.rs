@@ -8,8 +8,7 @@
 
 use std::sync::Arc;
 
-use agent_core::tool::BoxFuture;
-use agent_core::{ConfirmRequest, Confirmation, Confirmer};
+use agent_core::{BoxFuture, ConfirmRequest, Confirmation, Confirmer};
 
 use crate::input::{History, Line, LineSource};
 use crate::interrupt::{Interrupts, Level};
@@ -53,6 +52,21 @@ impl TerminalConfirmer {
         }
         self.ui
             .line(Style::Bold, &format!("   │ ▶ {}", request.summary.trim()));
+        for argument in &request.arguments {
+            let value = match &argument.value {
+                serde_json::Value::String(text) => text.clone(),
+                other => other.to_string(),
+            };
+            let meaning = argument
+                .meaning
+                .as_ref()
+                .map(|m| format!(" — {m}"))
+                .unwrap_or_default();
+            self.ui.line(
+                Style::Plain,
+                &format!("   │   · {}: {value}{meaning}", argument.label),
+            );
+        }
     }
 
     async fn ask(&self, request: ConfirmRequest) -> Confirmation {
@@ -122,6 +136,7 @@ mod tests {
             label: "습관 추가".into(),
             description: "습관을 추가합니다.".into(),
             summary: "'걷기' 습관을 추가합니다".into(),
+            arguments: Vec::new(),
             args: json!({}),
         }
     }

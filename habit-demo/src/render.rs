@@ -134,9 +134,19 @@ impl Renderer {
                     );
                 }
             }
-            AgentEvent::ConfirmationRequested { .. }
+            AgentEvent::Planned(decision) if self.verbose => {
+                let plan = if decision.plan.is_empty() {
+                    "말로 답하기".to_owned()
+                } else {
+                    decision.plan.join(" → ")
+                };
+                self.ui.line(Style::Dim, &format!("   (계획: {plan})"));
+            }
+            AgentEvent::Planned(_)
+            | AgentEvent::ConfirmationRequested { .. }
             | AgentEvent::ConfirmationResolved { .. }
             | AgentEvent::TurnLimitReached { .. }
+            | AgentEvent::DefaultAnswer { .. }
             | AgentEvent::Error { .. } => {}
             // Events added to agent-core later are not shown until the demo learns them.
             _ => {}

@@ -324,15 +324,22 @@ fn model_failures_and_odd_input_do_not_end_the_chat() {
 #[test]
 fn the_turn_limit_is_reported() {
     let sandbox = Sandbox::new();
-    let script = json!([[{"call": {"name": "list_active_habits", "args": {}}}]]);
-    let (out, log) = sandbox.run_script(&script, "내 습관\n", &["--max-turns", "1"]);
+    let script = json!([
+        [{"call": {"name": "list_active_habits", "args": {}}}],
+        [{"call": {"name": "get_streak", "args": {"habit_id": 1}}}]
+    ]);
+    let (out, log) = sandbox.run_script(&script, "내 습관\n", &["--max-turns", "2"]);
     out.assert_success();
     assert!(
         out.stdout
             .contains("도구 호출 루프가 너무 길어 중단했습니다"),
         "{out}"
     );
-    assert_eq!(first_result(&log)["code"], "turn_limit", "{log}");
+    let last = log["tool_results"]
+        .as_array()
+        .and_then(|b| b.last())
+        .expect("batches");
+    assert_eq!(last[0]["result"]["code"], "turn_limit", "{log}");
 }
 
 #[test]

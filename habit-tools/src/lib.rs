@@ -60,7 +60,7 @@
 //! ```
 //! use std::sync::Arc;
 //!
-//! use agent_core::ApproveAll;
+//! use agent_core::{ApproveAll, Dispatcher};
 //! use habit_tools::{Coach, Date, FixedClock, Store};
 //! use serde_json::json;
 //!
@@ -68,12 +68,11 @@
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let clock = Arc::new(FixedClock::new(Date::constant(2025, 3, 10)));
 //! let coach = Coach::new(Arc::new(Store::open_in_memory()?), clock);
-//! let registry = habit_tools::registry_builder(coach)
-//!     // An app shows a dialog here (see `agent_core::Confirmer`); the default denies.
-//!     .confirmer(ApproveAll)
-//!     .build()?;
+//! let registry = Arc::new(habit_tools::registry_builder(coach).build()?);
 //! let declarations = registry.declarations(); // with COACH_INSTRUCTIONS, the model's prompt
 //! assert_eq!(declarations.len(), 6);
+//! // An app shows a dialog here (see `agent_core::Confirmer`); `DenyAll` refuses everything.
+//! let registry = Dispatcher::new(Arc::clone(&registry), ApproveAll);
 //!
 //! // What a model's function calls turn into:
 //! let added = registry
@@ -88,7 +87,7 @@
 //!     .dispatch("log_tracker_entry", json!({"habit_id": habit_id, "value": "done"}))
 //!     .await;
 //! // What goes back to the model: the wire JSON, within the 2 KB cap.
-//! let wire = registry.result_cap().apply(&logged).json;
+//! let wire = registry.registry().result_cap().apply(&logged).json;
 //! assert_eq!(
 //!     wire,
 //!     r#"{"status":"ok","data":{"entry_id":1,"habit_id":1,"date":"2025-03-10","value":"done"}}"#

@@ -3,7 +3,7 @@
 
 use std::sync::Mutex;
 
-use agent_core::{ApproveAll, Dep, Registry, Tool, ToolError, ToolResult, tool};
+use agent_core::{ApproveAll, Dep, Dispatcher, Registry, Tool, ToolError, ToolResult, tool};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -76,9 +76,10 @@ async fn main() {
         .tool::<add_habit>()
         .tool::<log_entry>()
         .dependency_arc(store.into_arc())
-        .confirmer(ApproveAll)
         .build()
         .expect("registry");
+    let registry = std::sync::Arc::new(registry);
+    let tools = Dispatcher::new(std::sync::Arc::clone(&registry), ApproveAll);
     let tool = registry.get("add_habit").expect("add_habit");
     assert_eq!(tool.label(), "습관 추가");
     assert!(tool.is_destructive());
@@ -88,7 +89,7 @@ async fn main() {
     );
     assert_eq!(tool.parameters()["required"], json!(["protocol_id", "frame_level", "framed_text"]));
 
-    let result = registry
+    let result = tools
         .dispatch("add_habit", json!({"protocol_id": "build.walk", "frame_level": 3, "framed_text": "걷기"}))
         .await;
     assert_eq!(result, ToolResult::ok(json!({"habit_id": 2, "frame_level": 3})));

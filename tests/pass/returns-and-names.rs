@@ -1,6 +1,6 @@
 //! Plain and unit returns, a `name` override, a raw identifier and a serde rename.
 
-use agent_core::{Registry, ToolResult, tool};
+use agent_core::{DenyAll, Dispatcher, Registry, ToolResult, tool};
 use serde_json::json;
 
 /// Counts things.
@@ -28,7 +28,8 @@ async fn main() {
     let properties = tool.parameters()["properties"].as_object().expect("properties");
     assert_eq!(properties.keys().collect::<Vec<_>>(), ["type", "max"]);
 
-    let result = registry.dispatch("count_things", json!({"type": "abc", "max": 2})).await;
+    let tools = Dispatcher::new(std::sync::Arc::new(registry), DenyAll);
+    let result = tools.dispatch("count_things", json!({"type": "abc", "max": 2})).await;
     assert_eq!(result, ToolResult::ok(json!(5)));
-    assert_eq!(registry.dispatch("noop", json!(null)).await, ToolResult::ok(json!({})));
+    assert_eq!(tools.dispatch("noop", json!(null)).await, ToolResult::ok(json!({})));
 }

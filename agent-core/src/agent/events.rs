@@ -5,17 +5,20 @@
 //! printed it before its confirmer asks "이 작업을 수행할까요?". A GUI that prefers a
 //! channel can forward events into one from its sink.
 
-use std::sync::Arc;
-
 use serde_json::Value;
 
-use crate::confirm::{ConfirmRequest, Confirmation, Confirmer};
-use crate::tool::{BoxFuture, ToolResult};
+use crate::choice::Decision;
+use crate::layer::confirm::ConfirmRequest;
+use crate::tool::ToolResult;
 
 /// One thing that happened during a user turn.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum AgentEvent {
+    /// The tool-choice stage decided what to do about the message: the tools to call in
+    /// order (`decision.plan`, empty to answer in words), with the router's ranking and the
+    /// channel scores that led there.
+    Planned(Decision),
     /// A piece of the model's answer, as it is generated.
     TextDelta(String),
     /// The model asked for a tool call, which is about to be dispatched.
@@ -70,6 +73,12 @@ pub enum AgentEvent {
         /// The whole answer (all text deltas of the final turn).
         text: String,
     },
+    /// The model wrote nothing usable, so the runtime answered with its default text
+    /// (already sent as a text delta too).
+    DefaultAnswer {
+        /// The text used.
+        text: String,
+    },
     /// The turn failed (model error, context full, …).
     Error {
         /// A stable code (`context_full`, `turn_limit`, …).
@@ -97,28 +106,4 @@ pub struct IgnoreEvents;
 
 impl EventSink for IgnoreEvents {
     fn emit(&self, _: AgentEvent) {}
-}
-
-/// Wraps the registry's confirmer for one call, reporting the request and the answer.
-pub(crate) struct ReportingConfirmer {
-    pub(crate) inner: Arc<dyn Confirmer>,
-    pub(crate) sink: Arc<dyn EventSink>,
-    pub(crate) call_id: u64,
-}
-
-impl Confirmer for ReportingConfirmer {
-    fn confirm(&self, request: ConfirmRequest) -> BoxFuture<'_, Confirmation> {
-        Box::pin(async move {
-            self.sink.emit(AgentEvent::ConfirmationRequested {
-                call_id: self.call_id,
-                request: request.clone(),
-            });
-            let answer = self.inner.confirm(request).await;
-            self.sink.emit(AgentEvent::ConfirmationResolved {
-                call_id: self.call_id,
-                approved: answer.is_approved(),
-            });
-            answer
-        })
-    }
 }

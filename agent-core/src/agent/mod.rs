@@ -1,55 +1,74 @@
-//! The agent loop: observe → reason → act → feed back, for one user message at a time.
+//! The agent loop: one user message at a time — decide what to do, have the model write the
+//! calls, run them, feed the results back, and always end with words.
 //!
-//! [`Agent::send`] gives the user's text to the [`ChatSession`], reads the model's turn, and
-//! either finishes (plain text) or runs **every** tool call of the turn, in order, through the
-//! registry's dispatcher, and sends all their capped results back for the next model turn.
-//! It stops at `max_turns` model turns (default 4) with "도구 호출 루프가 너무 길어
-//! 중단했습니다."; the calls of that last turn are answered with a `turn_limit` error rather
-//! than left unanswered. Every call the model emits gets exactly one result.
+//! [`Agent::send`] first asks the tool-choice stage ([`Chooser`]) for a *plan*: the tools to
+//! call, in order, or none. Then, for each step, it asks the session for exactly that call
+//! ([`ToolChoice::Call`]) — the model writes only the arguments, constrained to the values the
+//! app allows this turn — and runs it through the [`Dispatcher`]. After the last step, or as
+//! soon as a call is cancelled, refused or fails, the model gets one more turn in which it may
+//! only answer in text ([`ToolChoice::None`]); if it writes nothing usable, the runtime's
+//! default answer for that outcome stands in ([`Messages`]). So every message ends with words,
+//! a cancelled call is acknowledged instead of retried, and the user never sees four identical
+//! calls.
 //!
-//! Improvements over the reference loop: parallel calls all run (it ran only the first), a
-//! call identical to one already made in this user turn — with nothing changed since by a
-//! destructive tool — is answered `repeated_call` instead of running again, confirmation is
-//! reported as events, and a notice is emitted once the conversation reaches the soft history
-//! limit (default 8 user turns).
+//! With [`Strategy::Model`] the stage is skipped and the model decides every turn, for models
+//! tuned to call tools: then a call identical to one already made in this user turn — with
+//! nothing changed since by a destructive tool — is answered `repeated_call` instead of
+//! running again, and the loop stops at `max_turns` model turns (default 4), answering that
+//! last turn's calls with a `turn_limit` error rather than leaving them unanswered. Every call
+//! the model emits gets exactly one result.
+//!
+//! A turn can be interrupted from another task ([`Agent::interrupter`]). Interruption is
+//! honoured while the model writes and before a call starts; a call that already started —
+//! the person said yes, the write is under way — is awaited, and
+//! [`AgentError::Interrupted`] reports what ran, so a UI never claims a write was stopped
+//! when it committed.
 
 mod events;
+mod session;
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
 
 use futures::StreamExt;
 use serde_json::Value;
+use tokio::sync::Notify;
 
 pub use events::{AgentEvent, EventSink, IgnoreEvents};
+pub use session::{
+    ChatConfig, ChatEvent, ChatSession, EventStream, LlmError, ResultMessage, ToolCall, ToolChoice,
+    TurnInput, TurnRequest,
+};
 
-use crate::llm::{ChatEvent, ChatSession, EventStream, FunctionCall, LlmError, ToolResponse};
+use crate::choice::{Chooser, Decision, Strategy};
+use crate::dispatch::{Dispatcher, ValueSets};
+use crate::layer::confirm::{ConfirmRequest, Confirmation, Confirmer, DenyAll};
+use crate::messages::Messages;
 use crate::registry::Registry;
-use crate::tool::ToolResult;
-use events::ReportingConfirmer;
+use crate::tool::{BoxFuture, ErrorCode, ToolResult};
 
 /// The default cap on model turns per user message.
 pub const DEFAULT_MAX_TURNS: usize = 4;
 /// The default number of user turns after which the long-conversation notice is shown.
 pub const DEFAULT_SOFT_HISTORY_LIMIT: usize = 8;
-/// Told to the user (and to the model, for the calls it made last) at the turn limit.
-pub const TURN_LIMIT_MESSAGE: &str = "도구 호출 루프가 너무 길어 중단했습니다.";
-/// The notice shown when the conversation reaches the soft history limit.
-pub const LONG_CONVERSATION_NOTICE: &str =
-    "대화가 길어졌어요. 새 대화를 시작하면 더 정확하게 답할 수 있어요.";
-/// The reason given to the model for a repeated call.
-pub const REPEATED_CALL_REASON: &str =
-    "같은 도구를 같은 인자로 이미 호출했습니다. 앞의 결과를 사용해 답하세요.";
 
 /// Why a user turn did not end with an answer.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum AgentError {
     /// The model was still calling tools after `max_turns` turns.
-    #[error("도구 호출 루프가 너무 길어 중단했습니다. (max {max_turns} turns)")]
+    #[error("the model was still calling tools after {max_turns} turns")]
     TurnLimit {
         /// The limit.
         max_turns: usize,
+    },
+    /// The turn was interrupted ([`Agent::interrupter`]).
+    #[error("the turn was interrupted")]
+    Interrupted {
+        /// The calls that ran to completion before the interruption was honoured, in order:
+        /// their effects happened.
+        completed: Vec<CompletedCall>,
     },
     /// The model backend failed.
     #[error(transparent)]
@@ -57,11 +76,59 @@ pub enum AgentError {
 }
 
 impl AgentError {
-    /// A stable code: `turn_limit`, or the backend's code (`context_full`, …).
+    /// A stable code: `turn_limit`, `interrupted`, or the backend's code (`context_full`, …).
     pub fn code(&self) -> &'static str {
         match self {
-            Self::TurnLimit { .. } => "turn_limit",
+            Self::TurnLimit { .. } => ErrorCode::TurnLimit.as_str(),
+            Self::Interrupted { .. } => "interrupted",
             Self::Llm(error) => error.code(),
+        }
+    }
+}
+
+/// A call that ran during an interrupted turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompletedCall {
+    /// The tool.
+    pub name: String,
+    /// Its human label.
+    pub label: String,
+    /// What it returned.
+    pub result: ToolResult,
+}
+
+/// Interrupts an agent's current turn from another task; see [`Agent::interrupter`].
+#[derive(Debug, Clone, Default)]
+pub struct Interrupter(Arc<InterruptState>);
+
+#[derive(Debug, Default)]
+struct InterruptState {
+    requested: AtomicBool,
+    notify: Notify,
+}
+
+impl Interrupter {
+    /// Asks the running turn to stop at its next safe point.
+    pub fn interrupt(&self) {
+        self.0.requested.store(true, Ordering::SeqCst);
+        self.0.notify.notify_waiters();
+    }
+
+    fn is_requested(&self) -> bool {
+        self.0.requested.load(Ordering::SeqCst)
+    }
+
+    fn reset(&self) {
+        self.0.requested.store(false, Ordering::SeqCst);
+    }
+
+    async fn requested(&self) {
+        loop {
+            let notified = self.0.notify.notified();
+            if self.is_requested() {
+                return;
+            }
+            notified.await;
         }
     }
 }
@@ -70,38 +137,130 @@ impl AgentError {
 pub struct Agent<S> {
     session: S,
     registry: Arc<Registry>,
-    sink: Arc<dyn EventSink>,
+    confirmer: Arc<dyn Confirmer>,
+    dispatcher: Dispatcher,
+    reporter: Arc<Reporter>,
+    chooser: Chooser,
+    messages: Messages,
     max_turns: usize,
     soft_history_limit: usize,
     user_turns: usize,
     next_call_id: u64,
+    interrupter: Interrupter,
+}
+
+/// What the reporting confirmer needs: where events go and which call is being confirmed.
+struct Reporter {
+    sink: RwLock<Arc<dyn EventSink>>,
+    call_id: AtomicU64,
+}
+
+impl Reporter {
+    fn emit(&self, event: AgentEvent) {
+        let sink = match self.sink.read() {
+            Ok(sink) => Arc::clone(&sink),
+            Err(poisoned) => Arc::clone(&poisoned.into_inner()),
+        };
+        sink.emit(event);
+    }
+}
+
+/// Wraps the agent's confirmer, reporting each request and its answer as events.
+struct ReportingConfirmer {
+    inner: Arc<dyn Confirmer>,
+    reporter: Arc<Reporter>,
+}
+
+impl Confirmer for ReportingConfirmer {
+    fn confirm(&self, request: ConfirmRequest) -> BoxFuture<'_, Confirmation> {
+        Box::pin(async move {
+            let call_id = self.reporter.call_id.load(Ordering::SeqCst);
+            self.reporter.emit(AgentEvent::ConfirmationRequested {
+                call_id,
+                request: request.clone(),
+            });
+            let answer = self.inner.confirm(request).await;
+            self.reporter.emit(AgentEvent::ConfirmationResolved {
+                call_id,
+                approved: answer.is_approved(),
+            });
+            answer
+        })
+    }
 }
 
 impl<S: ChatSession> Agent<S> {
-    /// An agent over `session` (started with the registry's declarations) and `registry`.
+    /// An agent over `session` (started with [`ChatConfig::new`] of the same registry) and
+    /// `registry`. Destructive calls are denied until [`with_confirmer`](Self::with_confirmer)
+    /// says who asks.
     pub fn new(session: S, registry: Arc<Registry>) -> Self {
+        let messages = Messages::default();
+        let reporter = Arc::new(Reporter {
+            sink: RwLock::new(Arc::new(IgnoreEvents)),
+            call_id: AtomicU64::new(0),
+        });
+        let confirmer: Arc<dyn Confirmer> = Arc::new(DenyAll);
+        let dispatcher = dispatcher(&registry, &confirmer, &reporter);
         Self {
             session,
+            chooser: Chooser::new(&registry, &messages.chat_channel),
             registry,
-            sink: Arc::new(IgnoreEvents),
+            confirmer,
+            dispatcher,
+            reporter,
+            messages,
             max_turns: DEFAULT_MAX_TURNS,
             soft_history_limit: DEFAULT_SOFT_HISTORY_LIMIT,
             user_turns: 0,
             next_call_id: 1,
+            interrupter: Interrupter::default(),
         }
+    }
+
+    /// Who confirms destructive calls (default [`DenyAll`]: fail closed).
+    #[must_use]
+    pub fn with_confirmer(mut self, confirmer: impl Confirmer) -> Self {
+        self.confirmer = Arc::new(confirmer);
+        self.dispatcher = dispatcher(&self.registry, &self.confirmer, &self.reporter);
+        self
     }
 
     /// Where events go (default: nowhere).
     #[must_use]
-    pub fn with_events(mut self, sink: impl EventSink) -> Self {
-        self.sink = Arc::new(sink);
+    pub fn with_events(self, sink: impl EventSink) -> Self {
+        match self.reporter.sink.write() {
+            Ok(mut slot) => *slot = Arc::new(sink),
+            Err(poisoned) => *poisoned.into_inner() = Arc::new(sink),
+        }
         self
     }
 
-    /// The cap on model turns per user message (at least 1; default 4).
+    /// How tools are chosen (default [`Strategy::Combined`]).
+    #[must_use]
+    pub fn with_strategy(mut self, strategy: Strategy) -> Self {
+        self.chooser = self.chooser.with_strategy(strategy);
+        self
+    }
+
+    /// Replaces the tool-choice stage (e.g. one with other tuning).
+    #[must_use]
+    pub fn with_chooser(mut self, chooser: Chooser) -> Self {
+        self.chooser = chooser;
+        self
+    }
+
+    /// The runtime's own words (default Korean).
+    #[must_use]
+    pub fn with_messages(mut self, messages: Messages) -> Self {
+        self.messages = messages;
+        self
+    }
+
+    /// The cap on model turns per user message (at least 2: one call and the answer;
+    /// default 4).
     #[must_use]
     pub fn with_max_turns(mut self, max_turns: usize) -> Self {
-        self.max_turns = max_turns.max(1);
+        self.max_turns = max_turns.max(2);
         self
     }
 
@@ -127,6 +286,21 @@ impl<S: ChatSession> Agent<S> {
         &self.registry
     }
 
+    /// The dispatcher calls run through.
+    pub fn dispatcher(&self) -> &Dispatcher {
+        &self.dispatcher
+    }
+
+    /// The tool-choice stage.
+    pub fn chooser(&self) -> &Chooser {
+        &self.chooser
+    }
+
+    /// A handle that interrupts the running turn; see the module doc.
+    pub fn interrupter(&self) -> Interrupter {
+        self.interrupter.clone()
+    }
+
     /// User turns in the current conversation.
     pub fn user_turns(&self) -> usize {
         self.user_turns
@@ -138,100 +312,295 @@ impl<S: ChatSession> Agent<S> {
         self.user_turns = 0;
     }
 
-    /// Handles one user message and returns the model's final answer.
+    /// Handles one user message and returns the final answer.
     pub async fn send(&mut self, text: &str) -> Result<String, AgentError> {
+        self.interrupter.reset();
         self.user_turns += 1;
         if self.user_turns == self.soft_history_limit {
-            self.sink
-                .emit(AgentEvent::Notice(LONG_CONVERSATION_NOTICE.to_owned()));
+            self.emit(AgentEvent::Notice(
+                self.messages.long_conversation.to_string(),
+            ));
         }
-        let mut history = CallHistory::default();
-        let mut results: Option<Vec<ToolResponse>> = None;
-        let mut turn = 0;
-        loop {
-            turn += 1;
-            let stream = match results.take() {
-                None => self.session.send_user(text),
-                Some(results) => self.session.send_tool_results(results),
-            };
-            let (answer, calls) = match read_turn(stream, &*self.sink).await {
-                Ok(read) => read,
-                Err(error) => {
-                    self.sink.emit(AgentEvent::Error {
-                        code: error.code().to_owned(),
-                        message: error.to_string(),
-                    });
-                    return Err(error.into());
+        let outcome = self.run(text).await;
+        if let Err(error) = &outcome {
+            self.emit(AgentEvent::Error {
+                code: error.code().to_owned(),
+                message: error.to_string(),
+            });
+        }
+        outcome
+    }
+
+    async fn run(&mut self, text: &str) -> Result<String, AgentError> {
+        let current = self.dispatcher.current_values();
+        let mut values = current.clone();
+        rank_values(&mut values, self.chooser.router(), text);
+        let mut values = Arc::new(values);
+        if self.chooser.strategy() == Strategy::Model {
+            return self.model_decides(text, values).await;
+        }
+        let decision = self.decide(text).await?;
+        self.emit(AgentEvent::Planned(decision.clone()));
+        let mut turn = Turn::new();
+        let mut input = TurnInput::User(text.to_owned());
+        // One model turn is kept for the answer.
+        for (step, tool) in decision.plan.iter().take(self.max_turns - 1).enumerate() {
+            if let TurnInput::Results(results) = &input {
+                // A later step's values are judged by the request and what came back so far:
+                // the id to add is the one the search just found.
+                let mut context = text.to_owned();
+                for result in results {
+                    context.push(' ');
+                    context.push_str(&result.result.to_string());
                 }
-            };
-            if calls.is_empty() {
-                self.sink.emit(AgentEvent::Finished {
-                    text: answer.clone(),
-                });
-                return Ok(answer);
+                let mut ranked = current.clone();
+                rank_values(&mut ranked, self.chooser.router(), &context);
+                values = Arc::new(ranked);
             }
-            if turn >= self.max_turns {
-                let refused = calls
-                    .into_iter()
-                    .map(|call| self.refuse_call(call))
-                    .collect();
-                self.session.record_tool_results(refused);
-                self.sink.emit(AgentEvent::TurnLimitReached {
+            let request = TurnRequest {
+                input,
+                tool_choice: ToolChoice::Call(vec![tool.clone()]),
+                values: Arc::clone(&values),
+                require: decision.arguments.get(step).cloned().unwrap_or_default(),
+                quote: text.to_owned(),
+            };
+            let (answer, calls) = self.read(request, &turn, true).await?;
+            if calls.is_empty() {
+                // A backend that answered in words where a call was asked for: its words
+                // are the answer.
+                return self.finish(answer, &turn);
+            }
+            let results = self.run_calls(calls, &mut turn).await?;
+            input = TurnInput::Results(results);
+            if !turn.all_ok {
+                break;
+            }
+        }
+        self.answer(input, text, &values, &mut turn).await
+    }
+
+    /// The tool-choice stage: the router, and the session's channel scores where they
+    /// change the decision.
+    async fn decide(&mut self, text: &str) -> Result<Decision, AgentError> {
+        let ranked = self.chooser.router().rank(text);
+        let wanted = self.chooser.channels_to_score(&ranked);
+        let scores = if wanted.is_empty() {
+            None
+        } else {
+            let interrupter = self.interrupter.clone();
+            tokio::select! {
+                biased;
+                () = interrupter.requested() => {
+                    return Err(AgentError::Interrupted { completed: Vec::new() });
+                }
+                scores = self.session.score(text, &wanted) => scores?,
+            }
+        };
+        Ok(self.chooser.decide(ranked, &wanted, scores.as_deref()))
+    }
+
+    /// The closing model turn: text only. After results the answer is held back until it
+    /// is judged ([`is_grounded`]), so an answer that is replaced is never shown.
+    async fn answer(
+        &mut self,
+        input: TurnInput,
+        request_text: &str,
+        values: &Arc<ValueSets>,
+        turn: &mut Turn,
+    ) -> Result<String, AgentError> {
+        let after_results = turn.last.is_some();
+        let request = TurnRequest {
+            input,
+            tool_choice: ToolChoice::None,
+            values: Arc::clone(values),
+            require: Vec::new(),
+            quote: String::new(),
+        };
+        let (answer, calls) = self.read(request, turn, !after_results).await?;
+        if !calls.is_empty() {
+            // No call was allowed; each still gets its result in the history.
+            let refused = calls.into_iter().map(|call| self.refuse(call)).collect();
+            self.session.record_results(refused);
+        }
+        if after_results && is_grounded(&answer, request_text, &turn.seen) {
+            self.emit(AgentEvent::TextDelta(answer.trim().to_owned()));
+            return self.finish(answer.trim().to_owned(), turn);
+        }
+        let answer = if after_results { String::new() } else { answer };
+        self.finish(answer, turn)
+    }
+
+    /// Ends the user turn with `answer`, or — when the model wrote nothing usable — with the
+    /// default text for how the turn went: the last successful tool's own sentence, or
+    /// [`Messages`]' words for a cancel, an error, or no answer at all.
+    fn finish(&mut self, answer: String, turn: &Turn) -> Result<String, AgentError> {
+        let answer = if is_usable(&answer) {
+            answer
+        } else {
+            let text = match turn.last {
+                None => self.messages.no_answer.to_string(),
+                Some(Outcome::Ok) => turn
+                    .reply
+                    .clone()
+                    .unwrap_or_else(|| self.messages.after_success.to_string()),
+                Some(Outcome::Cancelled) => self.messages.after_cancel.to_string(),
+                Some(Outcome::Error) => self.messages.after_error.to_string(),
+            };
+            self.emit(AgentEvent::TextDelta(text.clone()));
+            self.emit(AgentEvent::DefaultAnswer { text: text.clone() });
+            text
+        };
+        self.emit(AgentEvent::Finished {
+            text: answer.clone(),
+        });
+        Ok(answer)
+    }
+
+    /// [`Strategy::Model`]: the model decides every turn.
+    async fn model_decides(
+        &mut self,
+        text: &str,
+        values: Arc<ValueSets>,
+    ) -> Result<String, AgentError> {
+        let mut turn = Turn::new();
+        let mut input = TurnInput::User(text.to_owned());
+        let mut choice = ToolChoice::Auto;
+        for model_turn in 1.. {
+            let request = TurnRequest {
+                input,
+                tool_choice: choice,
+                values: Arc::clone(&values),
+                require: Vec::new(),
+                quote: text.to_owned(),
+            };
+            let (answer, calls) = self.read(request, &turn, true).await?;
+            if calls.is_empty() {
+                return self.finish(answer, &turn);
+            }
+            if model_turn >= self.max_turns {
+                let refused = calls.into_iter().map(|call| self.refuse(call)).collect();
+                self.session.record_results(refused);
+                self.emit(AgentEvent::TurnLimitReached {
                     max_turns: self.max_turns,
                 });
                 return Err(AgentError::TurnLimit {
                     max_turns: self.max_turns,
                 });
             }
-            let mut answered = Vec::with_capacity(calls.len());
-            for call in calls {
-                answered.push(self.run_call(call, &mut history).await);
-            }
-            results = Some(answered);
+            let results = self.run_calls(calls, &mut turn).await?;
+            input = TurnInput::Results(results);
+            // After a cancel, a refusal or a repeat the model may only answer; the last turn
+            // before the limit too.
+            choice = if turn.all_ok && model_turn + 1 < self.max_turns {
+                ToolChoice::Auto
+            } else {
+                ToolChoice::None
+            };
         }
+        unreachable!("the loop returns")
     }
 
-    /// Runs one call (or refuses a repeat) and reports it.
-    async fn run_call(&mut self, call: FunctionCall, history: &mut CallHistory) -> ToolResponse {
-        let call_id = self.announce(&call);
-        let key = history.key(&call);
-        let result = if history.is_repeat(&key) {
-            ToolResult::error("repeated_call", REPEATED_CALL_REASON)
-        } else {
-            let confirmer = Arc::new(ReportingConfirmer {
-                inner: Arc::clone(self.registry.confirmer()),
-                sink: Arc::clone(&self.sink),
-                call_id,
-            });
-            let result = self
-                .registry
-                .dispatch_with(&call.name, call.args, confirmer)
-                .await;
-            let changed_state = result.is_ok()
-                && self
-                    .registry
+    /// Reads one model turn: collects its text (streaming it to the sink when `stream`) and
+    /// its calls. Interruptible.
+    async fn read(
+        &mut self,
+        request: TurnRequest,
+        turn: &Turn,
+        stream_text: bool,
+    ) -> Result<(String, Vec<ToolCall>), AgentError> {
+        let interrupter = self.interrupter.clone();
+        let reporter = Arc::clone(&self.reporter);
+        let mut stream = self.session.turn(request);
+        let mut answer = String::new();
+        let mut calls = Vec::new();
+        loop {
+            let event = tokio::select! {
+                biased;
+                () = interrupter.requested() => {
+                    return Err(AgentError::Interrupted { completed: turn.completed.clone() });
+                }
+                event = stream.next() => event,
+            };
+            match event {
+                None => break,
+                Some(Ok(ChatEvent::TextDelta(delta))) => {
+                    answer.push_str(&delta);
+                    if stream_text {
+                        reporter.emit(AgentEvent::TextDelta(delta));
+                    }
+                }
+                Some(Ok(ChatEvent::Call(call))) => calls.push(call),
+                Some(Err(error)) => return Err(error.into()),
+            }
+        }
+        Ok((answer, calls))
+    }
+
+    /// Runs the calls of one model turn in order; a call that started is never abandoned.
+    async fn run_calls(
+        &mut self,
+        calls: Vec<ToolCall>,
+        turn: &mut Turn,
+    ) -> Result<Vec<ResultMessage>, AgentError> {
+        let mut results = Vec::with_capacity(calls.len());
+        for call in calls {
+            if self.interrupter.is_requested() {
+                return Err(AgentError::Interrupted {
+                    completed: turn.completed.clone(),
+                });
+            }
+            let call_id = self.announce(&call);
+            let key = CallHistory::key(&call);
+            let result = if turn.history.is_repeat(&key) {
+                ToolResult::error(
+                    ErrorCode::RepeatedCall,
+                    self.messages.repeated_call.to_string(),
+                )
+            } else {
+                self.reporter.call_id.store(call_id, Ordering::SeqCst);
+                let result = self.dispatcher.dispatch(&call.name, call.args).await;
+                let changed_state = result.is_ok()
+                    && self
+                        .registry
+                        .get(&call.name)
+                        .is_some_and(|tool| tool.is_destructive());
+                turn.history.record(key, changed_state);
+                turn.completed.push(CompletedCall {
+                    name: call.name.clone(),
+                    label: self.label(&call.name),
+                    result: result.clone(),
+                });
+                result
+            };
+            if let ToolResult::Ok { data } = &result {
+                turn.reply = self
+                    .dispatcher
                     .get(&call.name)
-                    .is_some_and(|tool| tool.is_destructive());
-            history.record(key, changed_state);
-            result
-        };
-        self.answer(call_id, call.name, result)
+                    .and_then(|tool| tool.reply(data));
+            }
+            let message = self.answer_call(call_id, call.name, result.clone());
+            turn.observe(&result, &message.result);
+            results.push(message);
+        }
+        if self.interrupter.is_requested() {
+            return Err(AgentError::Interrupted {
+                completed: turn.completed.clone(),
+            });
+        }
+        Ok(results)
     }
 
-    /// Answers a call of the turn that hit the limit, without running it.
-    fn refuse_call(&mut self, call: FunctionCall) -> ToolResponse {
+    /// Answers a call that may not run (the turn's limit, or no call was allowed).
+    fn refuse(&mut self, call: ToolCall) -> ResultMessage {
         let call_id = self.announce(&call);
-        self.answer(
-            call_id,
-            call.name,
-            ToolResult::error("turn_limit", TURN_LIMIT_MESSAGE),
-        )
+        let result = ToolResult::error(ErrorCode::TurnLimit, self.messages.turn_limit.to_string());
+        self.answer_call(call_id, call.name, result)
     }
 
-    fn announce(&mut self, call: &FunctionCall) -> u64 {
+    fn announce(&mut self, call: &ToolCall) -> u64 {
         let call_id = self.next_call_id;
         self.next_call_id += 1;
-        self.sink.emit(AgentEvent::ToolCallRequested {
+        self.emit(AgentEvent::ToolCallRequested {
             call_id,
             name: call.name.clone(),
             label: self.label(&call.name),
@@ -240,9 +609,9 @@ impl<S: ChatSession> Agent<S> {
         call_id
     }
 
-    fn answer(&self, call_id: u64, name: String, result: ToolResult) -> ToolResponse {
+    fn answer_call(&self, call_id: u64, name: String, result: ToolResult) -> ResultMessage {
         let capped = self.registry.result_cap().apply(&result);
-        self.sink.emit(AgentEvent::ToolResult {
+        self.emit(AgentEvent::ToolResult {
             call_id,
             name: name.clone(),
             label: self.label(&name),
@@ -250,46 +619,172 @@ impl<S: ChatSession> Agent<S> {
             sent: capped.value.clone(),
             truncated: capped.truncated,
         });
-        ToolResponse {
+        ResultMessage {
             name,
             result: capped.value,
         }
     }
 
     fn label(&self, name: &str) -> String {
-        self.registry
+        self.dispatcher
             .get(name)
             .map_or_else(|| name.to_owned(), |tool| tool.label().to_owned())
     }
+
+    fn emit(&self, event: AgentEvent) {
+        self.reporter.emit(event);
+    }
+}
+
+fn dispatcher(
+    registry: &Arc<Registry>,
+    confirmer: &Arc<dyn Confirmer>,
+    reporter: &Arc<Reporter>,
+) -> Dispatcher {
+    Dispatcher::new(
+        Arc::clone(registry),
+        ReportingConfirmer {
+            inner: Arc::clone(confirmer),
+            reporter: Arc::clone(reporter),
+        },
+    )
+}
+
+/// Orders every parameter's values by how much their labels (and the values themselves) look
+/// like the request, most alike first — so a backend that can show only a few shows the ones
+/// the request is probably about. Equally alike values keep the provider's order.
+fn rank_values(values: &mut ValueSets, router: &crate::choice::Router, text: &str) {
+    for params in values.values_mut() {
+        for choices in params.values_mut() {
+            let mut scored: Vec<(f32, crate::tool::ValueChoice)> = choices
+                .drain(..)
+                .map(|choice| {
+                    let shown = match &choice.value {
+                        Value::String(s) => format!("{s} {}", choice.label),
+                        other => format!("{other} {}", choice.label),
+                    };
+                    (router.similarity(text, &shown), choice)
+                })
+                .collect();
+            scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+            choices.extend(scored.into_iter().map(|(_, c)| c));
+        }
+    }
+}
+
+/// Whether some stretch of six or more characters occurs three times: a model looping.
+fn repeats(text: &str) -> bool {
+    let chars: Vec<char> = text.chars().collect();
+    (0..chars.len().saturating_sub(6)).any(|i| {
+        let needle: String = chars[i..i + 6].iter().collect();
+        text.matches(&needle).count() >= 3
+    })
+}
+
+/// Text worth showing as an answer: something other than whitespace and punctuation.
+fn is_usable(text: &str) -> bool {
+    text.chars().any(char::is_alphanumeric)
 }
 
 impl<S> std::fmt::Debug for Agent<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Agent")
             .field("registry", &self.registry)
+            .field("strategy", &self.chooser.strategy())
             .field("max_turns", &self.max_turns)
             .field("user_turns", &self.user_turns)
             .finish_non_exhaustive()
     }
 }
 
-/// Reads one model turn: streams its text to the sink, collects its calls.
-async fn read_turn(
-    mut stream: EventStream<'_>,
-    sink: &dyn EventSink,
-) -> Result<(String, Vec<FunctionCall>), LlmError> {
-    let mut answer = String::new();
-    let mut calls = Vec::new();
-    while let Some(event) = stream.next().await {
-        match event? {
-            ChatEvent::TextDelta(delta) => {
-                answer.push_str(&delta);
-                sink.emit(AgentEvent::TextDelta(delta));
-            }
-            ChatEvent::FunctionCall(call) => calls.push(call),
+/// How the calls of one user turn went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    Ok,
+    Cancelled,
+    Error,
+}
+
+/// The state of one user turn.
+struct Turn {
+    history: CallHistory,
+    completed: Vec<CompletedCall>,
+    /// Whether every call so far succeeded.
+    all_ok: bool,
+    /// The outcome of the last call.
+    last: Option<Outcome>,
+    /// The tool's own sentence about its last successful result, if it has one.
+    reply: Option<String>,
+    /// The values the results showed the model (strings and numbers), for grounding.
+    seen: String,
+}
+
+impl Turn {
+    fn new() -> Self {
+        Self {
+            history: CallHistory::default(),
+            completed: Vec::new(),
+            all_ok: true,
+            last: None,
+            reply: None,
+            seen: String::new(),
         }
     }
-    Ok((answer, calls))
+
+    fn observe(&mut self, result: &ToolResult, sent: &Value) {
+        let outcome = match result {
+            ToolResult::Ok { .. } => Outcome::Ok,
+            ToolResult::Cancelled { .. } => Outcome::Cancelled,
+            ToolResult::Error(_) => Outcome::Error,
+        };
+        self.all_ok &= outcome == Outcome::Ok;
+        self.last = Some(outcome);
+        collect_values(sent, &mut self.seen);
+    }
+}
+
+/// Every string and number inside `value` (not its keys), space-separated.
+fn collect_values(value: &Value, out: &mut String) {
+    match value {
+        Value::String(text) => {
+            out.push_str(text);
+            out.push(' ');
+        }
+        Value::Number(n) => {
+            out.push_str(&n.to_string());
+            out.push(' ');
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_values(v, out)),
+        Value::Object(map) => map.values().for_each(|v| collect_values(v, out)),
+        _ => {}
+    }
+}
+
+/// Whether an answer after results says something of its own and claims nothing the turn
+/// did not show: not an echo of the request, and every number in it found in the request or
+/// in the results' values. A small model's most common failures after a result are exactly
+/// these — repeating the user, or a count or a streak it made up.
+fn is_grounded(answer: &str, request: &str, seen: &str) -> bool {
+    let answer = answer.trim();
+    if !is_usable(answer) {
+        return false;
+    }
+    let squash = |text: &str| -> String { text.chars().filter(|c| c.is_alphanumeric()).collect() };
+    let (a, r) = (squash(answer), squash(request));
+    if a.len() >= 6 && (r.contains(&a) || a.contains(&r)) {
+        return false;
+    }
+    if repeats(&a) {
+        return false;
+    }
+    let numbers = |text: &str| -> Vec<String> {
+        text.split(|c: char| !c.is_ascii_digit())
+            .filter(|n| !n.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    let known: Vec<String> = numbers(request).into_iter().chain(numbers(seen)).collect();
+    numbers(answer).iter().all(|n| known.contains(n))
 }
 
 /// The calls made during one user turn, and whether state changed since.
@@ -301,7 +796,7 @@ struct CallHistory {
 }
 
 impl CallHistory {
-    fn key(&self, call: &FunctionCall) -> String {
+    fn key(call: &ToolCall) -> String {
         let mut key = call.name.clone();
         key.push('\0');
         canonical_json(&call.args, &mut key);
@@ -369,11 +864,11 @@ mod tests {
     #[test]
     fn repeats_are_allowed_again_after_a_state_change() {
         let mut history = CallHistory::default();
-        let call = FunctionCall {
+        let call = ToolCall {
             name: "list".into(),
             args: json!({}),
         };
-        let key = history.key(&call);
+        let key = CallHistory::key(&call);
         assert!(!history.is_repeat(&key));
         history.record(key.clone(), false);
         assert!(history.is_repeat(&key));
@@ -382,5 +877,38 @@ mod tests {
             !history.is_repeat(&key),
             "a destructive success may change the answer"
         );
+    }
+
+    #[test]
+    fn grounded_answers_repeat_neither_the_user_nor_made_up_numbers() {
+        let seen = "아침 10분 걷기 3 12 ";
+        assert!(is_grounded("지금 3일 연속이에요!", "1번 연속 기록", seen));
+        assert!(
+            !is_grounded("지금 4일 연속이에요!", "1번 연속 기록", seen),
+            "4 is made up"
+        );
+        assert!(is_grounded(
+            "1번은 30일 중 12번 했어요",
+            "1번 30일 동안 몇 번?",
+            seen
+        ));
+        assert!(!is_grounded(
+            "1번 습관 연속 기록 알려줘",
+            "1번 습관 연속 기록 알려줘",
+            seen
+        ));
+        assert!(!is_grounded("  ", "x", seen));
+        assert!(!is_grounded(
+            "걷기 습관을 걷기 습관으로 걷기 습관을 걷기",
+            "걷기",
+            "걷기"
+        ));
+    }
+
+    #[test]
+    fn usable_answers_have_letters() {
+        assert!(is_usable("완료했어요."));
+        assert!(!is_usable("  \n"));
+        assert!(!is_usable("..."));
     }
 }

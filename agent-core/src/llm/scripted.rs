@@ -2,7 +2,7 @@
 //! model, and records everything it was sent — for tests of the agent loop and of UIs.
 //!
 //! The script is a FIFO of model turns; each turn is the list of events the "model" emits.
-//! Every `send_user` / `send_tool_results` consumes one turn. A [`Transcript`] handle, cloned
+//! Every turn consumes one scripted turn, whatever its tool choice. A [`Transcript`] handle, cloned
 //! before the session is moved into an agent, shows what the session received.
 
 use std::collections::VecDeque;
@@ -11,8 +11,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use futures::stream;
 use serde_json::Value;
 
-use super::{
-    ChatConfig, ChatEvent, ChatSession, EventStream, FunctionCall, LlmError, ToolResponse,
+use crate::agent::{
+    ChatConfig, ChatEvent, ChatSession, EventStream, LlmError, ResultMessage, ToolCall, ToolChoice,
+    TurnInput, TurnRequest,
 };
 
 /// Builds a script turn holding one text answer.
@@ -22,7 +23,7 @@ pub fn text(answer: impl Into<String>) -> Vec<ChatEvent> {
 
 /// Builds a script event calling `name` with `args`.
 pub fn call(name: impl Into<String>, args: Value) -> ChatEvent {
-    ChatEvent::FunctionCall(FunctionCall {
+    ChatEvent::Call(ToolCall {
         name: name.into(),
         args,
     })
@@ -33,8 +34,10 @@ pub fn call(name: impl Into<String>, args: Value) -> ChatEvent {
 pub struct Received {
     /// Every user message.
     pub user_inputs: Vec<String>,
-    /// Every batch of tool results (one batch per `send_tool_results` or `record_tool_results`).
-    pub tool_results: Vec<Vec<ToolResponse>>,
+    /// Every batch of tool results (one batch per results turn or `record_results`).
+    pub tool_results: Vec<Vec<ResultMessage>>,
+    /// The tool choice of every turn, in order.
+    pub choices: Vec<ToolChoice>,
     /// How many times the conversation was cleared.
     pub clears: usize,
 }
@@ -106,13 +109,15 @@ impl ScriptedSession {
 }
 
 impl ChatSession for ScriptedSession {
-    fn send_user(&mut self, text: &str) -> EventStream<'_> {
-        self.transcript.lock().user_inputs.push(text.to_owned());
-        self.next_turn()
-    }
-
-    fn send_tool_results(&mut self, results: Vec<ToolResponse>) -> EventStream<'_> {
-        self.transcript.lock().tool_results.push(results);
+    fn turn(&mut self, request: TurnRequest) -> EventStream<'_> {
+        {
+            let mut received = self.transcript.lock();
+            received.choices.push(request.tool_choice);
+            match request.input {
+                TurnInput::User(text) => received.user_inputs.push(text),
+                TurnInput::Results(results) => received.tool_results.push(results),
+            }
+        }
         self.next_turn()
     }
 
@@ -120,7 +125,7 @@ impl ChatSession for ScriptedSession {
         self.transcript.lock().clears += 1;
     }
 
-    fn record_tool_results(&mut self, results: Vec<ToolResponse>) {
+    fn record_results(&mut self, results: Vec<ResultMessage>) {
         self.transcript.lock().tool_results.push(results);
     }
 }
@@ -138,19 +143,19 @@ mod tests {
             [vec![call("search", json!({"q": "걷기"}))], text("찾았어요")],
         );
         let transcript = session.transcript();
-        let first: Vec<_> = session.send_user("걷기 습관").collect().await;
+        let first: Vec<_> = session.turn(TurnRequest::user("걷기 습관")).collect().await;
         assert_eq!(first.len(), 1);
-        assert!(matches!(&first[0], Ok(ChatEvent::FunctionCall(c)) if c.name == "search"));
-        let result = ToolResponse {
+        assert!(matches!(&first[0], Ok(ChatEvent::Call(c)) if c.name == "search"));
+        let result = ResultMessage {
             name: "search".into(),
             result: json!({"status": "ok", "data": {}}),
         };
         let second: Vec<_> = session
-            .send_tool_results(vec![result.clone()])
+            .turn(TurnRequest::results(vec![result.clone()]).with_choice(ToolChoice::None))
             .collect()
             .await;
         assert!(matches!(&second[0], Ok(ChatEvent::TextDelta(t)) if t == "찾았어요"));
-        let exhausted: Vec<_> = session.send_user("또").collect().await;
+        let exhausted: Vec<_> = session.turn(TurnRequest::user("또")).collect().await;
         assert!(matches!(exhausted[0], Err(LlmError::ScriptExhausted)));
         session.clear();
         assert_eq!(
@@ -158,6 +163,7 @@ mod tests {
             Received {
                 user_inputs: vec!["걷기 습관".into(), "또".into()],
                 tool_results: vec![vec![result]],
+                choices: vec![ToolChoice::Auto, ToolChoice::None, ToolChoice::Auto],
                 clears: 1,
             }
         );

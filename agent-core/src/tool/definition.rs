@@ -1,103 +1,86 @@
 //! [`ToolDefinition`]: everything the runtime knows about one tool — what the model sees
-//! (name, description, parameter schema), what a human sees (Korean label, confirmation
-//! summary), whether it is destructive, and the type-erased handler that runs it.
+//! (name, description, parameter schema, examples, the values its parameters may take now),
+//! what a person sees (Korean label, confirmation summary), who may call it ([`Access`]),
+//! whether it is destructive, and the type-erased handler that runs it.
 //!
 //! `#[tool]` builds definitions through [`ToolDefinition::builder`]; hand-written tools (e.g.
 //! ones loaded from configuration) use the same builder, so both kinds behave identically.
 
 use std::borrow::Cow;
 use std::fmt;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
 
-use super::deps::{Dep, Dependency, Deps};
-use super::result::ToolResult;
+use super::call::ToolHandler;
+use super::deps::{Dependency, Deps};
+use super::error::DefinitionError;
+use super::example::Example;
 use super::schema::ToolSchema;
 use super::summary::{Summary, SummaryTemplate};
-use crate::confirm::Confirmer;
-use crate::dispatch::DispatchError;
-
-/// A boxed, `Send` future: what handlers and confirmers return.
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
-
-/// One call of a tool, as its handler receives it: the validated arguments, the registry's
-/// dependencies, and who confirms destructive calls.
-pub struct ToolCall {
-    args: Value,
-    deps: Deps,
-    confirmer: Arc<dyn Confirmer>,
-}
-
-impl ToolCall {
-    /// A call with the given arguments, dependencies and confirmer.
-    pub fn new(args: Value, deps: Deps, confirmer: Arc<dyn Confirmer>) -> Self {
-        Self {
-            args,
-            deps,
-            confirmer,
-        }
-    }
-
-    /// The arguments (already validated against the tool's schema).
-    pub fn args(&self) -> &Value {
-        &self.args
-    }
-
-    /// The dependencies the registry was built with.
-    pub fn deps(&self) -> &Deps {
-        &self.deps
-    }
-
-    /// Who confirms destructive calls for this dispatch.
-    pub fn confirmer(&self) -> &Arc<dyn Confirmer> {
-        &self.confirmer
-    }
-
-    /// The dependency of type `T`, or the error a tool answers when it is missing.
-    pub fn dep<T: std::any::Any + Send + Sync>(&self) -> Result<Dep<T>, DispatchError> {
-        self.deps
-            .get::<T>()
-            .ok_or_else(|| DispatchError::MissingDependency {
-                type_name: std::any::type_name::<T>(),
-            })
-    }
-}
-
-impl fmt::Debug for ToolCall {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ToolCall")
-            .field("args", &self.args)
-            .field("deps", &self.deps)
-            .finish_non_exhaustive()
-    }
-}
-
-/// Runs a tool call. The one type-erased boundary between typed tool fns and the registry.
-///
-/// Implemented for every `Fn(ToolCall) -> impl Future<Output = ToolResult>`; decorators (the
-/// confirmation gate, the timeout) implement it by wrapping another handler.
-pub trait ToolHandler: Send + Sync + 'static {
-    /// Runs the call. Must not block the async runtime for long: do I/O in
-    /// `spawn_blocking` or with async clients.
-    fn call(&self, call: ToolCall) -> BoxFuture<'static, ToolResult>;
-}
-
-impl<F, Fut> ToolHandler for F
-where
-    F: Fn(ToolCall) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = ToolResult> + Send + 'static,
-{
-    fn call(&self, call: ToolCall) -> BoxFuture<'static, ToolResult> {
-        Box::pin(self(call))
-    }
-}
+use super::values::{IntoValueProvider, ValueChoice, ValueProvider};
 
 /// A per-call predicate: does this call of a destructive tool need confirmation?
 pub type ConfirmPredicate = Arc<dyn Fn(&Value) -> bool + Send + Sync>;
+
+/// Who may call a tool — the access levels of the platform guide this project follows
+/// (`ACCESS_LEVEL_SELF` 100, `ACCESS_LEVEL_SYSTEM` 200, `ACCESS_LEVEL_ANDROID_TRUSTED` 300).
+///
+/// The default is [`Access::SelfOnly`], deliberately stricter than the platform's default
+/// (trusted): nothing leaves the app's own agent unless its declaration says so, because a
+/// tool exposed by accident is a tool an outside assistant can call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum Access {
+    /// Only the app's own agent (level 100).
+    #[default]
+    SelfOnly,
+    /// The app and privileged system callers (level 200).
+    System,
+    /// Also outside assistants the user connected, e.g. over MCP (level 300).
+    Trusted,
+}
+
+impl Access {
+    /// The platform's numeric level (100, 200, 300).
+    pub const fn level(self) -> u16 {
+        match self {
+            Self::SelfOnly => 100,
+            Self::System => 200,
+            Self::Trusted => 300,
+        }
+    }
+
+    /// Whether a caller of this class may list and call a tool of this level.
+    pub const fn admits(self, caller: Caller) -> bool {
+        match caller {
+            Caller::App => true,
+            Caller::System => matches!(self, Self::System | Self::Trusted),
+            Caller::Assistant => matches!(self, Self::Trusted),
+        }
+    }
+
+    /// The spelling `#[tool(access = …)]` uses: `self_only`, `system`, `trusted`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::SelfOnly => "self_only",
+            Self::System => "system",
+            Self::Trusted => "trusted",
+        }
+    }
+}
+
+/// Who is calling a tool; see [`Access::admits`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Caller {
+    /// The app's own agent (its on-device model).
+    #[default]
+    App,
+    /// A privileged system caller.
+    System,
+    /// An outside assistant, e.g. an MCP client.
+    Assistant,
+}
 
 /// Where a tool was declared, for duplicate-name errors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,42 +99,6 @@ impl fmt::Display for SourceLocation {
     }
 }
 
-/// Why a tool definition could not be built.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum DefinitionError {
-    /// The name does not match `[a-zA-Z_][a-zA-Z0-9_]{0,63}`.
-    #[error(
-        "invalid tool name `{0}`: use 1 to 64 ASCII letters, digits or `_`, not starting with a digit"
-    )]
-    InvalidName(String),
-    /// The description is empty.
-    #[error("tool `{0}` has no description; small models choose tools by their description")]
-    MissingDescription(String),
-    /// The label is empty.
-    #[error("tool `{0}` has an empty label")]
-    EmptyLabel(String),
-    /// No handler was given.
-    #[error("tool `{0}` has no handler")]
-    MissingHandler(String),
-    /// The parameter schema is not a valid JSON Schema or has no object root.
-    #[error("tool `{name}` has an invalid parameter schema: {reason}")]
-    InvalidSchema {
-        /// The tool.
-        name: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// The summary template does not parse or names an unknown parameter.
-    #[error("tool `{name}` has an invalid summary template: {reason}")]
-    InvalidSummary {
-        /// The tool.
-        name: String,
-        /// What is wrong.
-        reason: String,
-    },
-}
-
 /// Everything the runtime knows about one tool. Cheap to clone (shared parts are `Arc`s).
 #[derive(Clone)]
 pub struct ToolDefinition {
@@ -167,7 +114,15 @@ pub struct ToolDefinition {
     pub(crate) timeout: Option<Duration>,
     pub(crate) dependencies: Vec<Dependency>,
     pub(crate) source: Option<SourceLocation>,
+    pub(crate) access: Access,
+    pub(crate) examples: Vec<Example>,
+    pub(crate) values: Vec<(String, ValueProvider)>,
+    pub(crate) from_request: Vec<String>,
+    pub(crate) reply: Option<ReplyFn>,
 }
+
+/// A tool's own answer to a successful result: see [`ToolDefinitionBuilder::reply`].
+pub type ReplyFn = Arc<dyn Fn(&Value) -> Option<String> + Send + Sync>;
 
 impl ToolDefinition {
     /// Starts a definition with the two things every tool needs: a name and a description.
@@ -187,6 +142,11 @@ impl ToolDefinition {
             timeout: None,
             dependencies: Vec::new(),
             source: None,
+            access: Access::default(),
+            examples: Vec::new(),
+            values: Vec::new(),
+            from_request: Vec::new(),
+            reply: None,
         }
     }
 
@@ -215,6 +175,11 @@ impl ToolDefinition {
         &self.schema.validation
     }
 
+    /// The JSON Schema of the result data, when the tool's return type has one.
+    pub fn output_schema(&self) -> Option<&Value> {
+        self.schema.output.as_ref()
+    }
+
     /// `true` when calls must be confirmed by a human before they run.
     pub fn is_destructive(&self) -> bool {
         self.destructive
@@ -240,7 +205,7 @@ impl ToolDefinition {
         self.timeout
     }
 
-    /// The `Dep<T>` types the tool needs.
+    /// The `Dep<T>` types the tool (and its value providers) need.
     pub fn dependencies(&self) -> &[Dependency] {
         &self.dependencies
     }
@@ -250,8 +215,43 @@ impl ToolDefinition {
         self.source
     }
 
-    /// The handler (decorated by the registry for destructive tools).
-    pub fn handler(&self) -> &Arc<dyn ToolHandler> {
+    /// Who may call the tool.
+    pub fn access(&self) -> Access {
+        self.access
+    }
+
+    /// The tool's own examples (each one call of this tool).
+    pub fn examples(&self) -> &[Example] {
+        &self.examples
+    }
+
+    /// The names of the parameters restricted by a value provider.
+    pub fn restricted_parameters(&self) -> impl Iterator<Item = &str> {
+        self.values.iter().map(|(param, _)| param.as_str())
+    }
+
+    /// Asks every value provider for the values its parameter may take now. A provider that
+    /// fails leaves its parameter unrestricted for this turn (the tool's own checks still
+    /// apply), as does one that returns no value at all — an empty list would make the tool
+    /// impossible to call, when the tool can explain better why nothing fits.
+    pub fn current_values(&self, deps: &Deps) -> Vec<(String, Vec<ValueChoice>)> {
+        self.values
+            .iter()
+            .filter_map(|(param, provider)| match provider.provide(deps) {
+                Ok(choices) if !choices.is_empty() => Some((param.clone(), choices)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The tool's own sentence about a successful result's `data`, if it has one (see
+    /// [`ToolDefinitionBuilder::reply`]).
+    pub fn reply(&self, data: &Value) -> Option<String> {
+        self.reply.as_ref().and_then(|reply| reply(data))
+    }
+
+    /// The handler, undecorated. Only the dispatcher runs it, behind its gates.
+    pub(crate) fn handler(&self) -> &Arc<dyn ToolHandler> {
         &self.handler
     }
 
@@ -259,6 +259,8 @@ impl ToolDefinition {
     pub fn declaration(&self) -> super::ToolDeclaration {
         super::ToolDeclaration {
             name: self.name.to_string(),
+            label: self.label.to_string(),
+            from_request: self.from_request.clone(),
             description: self.description.to_string(),
             parameters: self.schema.parameters.clone(),
         }
@@ -271,6 +273,7 @@ impl fmt::Debug for ToolDefinition {
             .field("name", &self.name)
             .field("label", &self.label)
             .field("destructive", &self.destructive)
+            .field("access", &self.access)
             .field("parameters", &self.schema.parameters)
             .field("timeout", &self.timeout)
             .finish_non_exhaustive()
@@ -297,6 +300,11 @@ pub struct ToolDefinitionBuilder {
     timeout: Option<Duration>,
     dependencies: Vec<Dependency>,
     source: Option<SourceLocation>,
+    access: Access,
+    examples: Vec<(String, Value)>,
+    values: Vec<(String, ValueProvider)>,
+    from_request: Vec<String>,
+    reply: Option<ReplyFn>,
 }
 
 impl ToolDefinitionBuilder {
@@ -313,14 +321,14 @@ impl ToolDefinitionBuilder {
         self
     }
 
-    /// Marks the tool destructive: the registry puts the confirmation gate in front of it.
+    /// Marks the tool destructive: every dispatcher puts the confirmation gate in front of it.
     pub fn destructive(mut self, destructive: bool) -> Self {
         self.destructive = destructive;
         self
     }
 
     /// A per-call predicate for a destructive tool: calls for which it returns `false` run
-    /// without confirmation (e.g. logging a deliberate blank).
+    /// without confirmation.
     pub fn confirm_if(
         mut self,
         predicate: impl Fn(&Value) -> bool + Send + Sync + 'static,
@@ -371,6 +379,55 @@ impl ToolDefinitionBuilder {
         self
     }
 
+    /// Who may call the tool (default [`Access::SelfOnly`]).
+    pub fn access(mut self, access: Access) -> Self {
+        self.access = access;
+        self
+    }
+
+    /// An example request with the arguments it should be called with; checked against the
+    /// schema when the registry is built.
+    pub fn example(mut self, request: impl Into<String>, args: Value) -> Self {
+        self.examples.push((request.into(), args));
+        self
+    }
+
+    /// Restricts what the model may write for `param` to what `provider` returns each turn
+    /// (a [`ValueProvider`]: `fn() -> Vec<ValueChoice>` or `fn(Dep<T>) -> …`).
+    pub fn values<M>(
+        mut self,
+        param: impl Into<String>,
+        provider: impl IntoValueProvider<M>,
+    ) -> Self {
+        let provider = provider.into_provider();
+        if let Some(dependency) = provider.dependency() {
+            self = self.dependency(dependency);
+        }
+        self.values.push((param.into(), provider));
+        self
+    }
+
+    /// Declares that the model must copy `param`'s text from the user's message: a stretch of
+    /// what the person said, starting at a word (a search keyword, a note, a habit in their own
+    /// words). Like a value provider, this restricts only what the model writes; other callers
+    /// are held to the schema.
+    pub fn from_request(mut self, param: impl Into<String>) -> Self {
+        self.from_request.push(param.into());
+        self
+    }
+
+    /// The sentence the runtime answers with after a successful call of this tool when the
+    /// model's own words are not usable (empty, an echo of the request, or a number the
+    /// results do not contain): written from the result's `data`, e.g. "운동 습관 2개를
+    /// 찾았어요: …". `None` falls back to [`Messages::after_success`](crate::Messages).
+    pub fn reply(
+        mut self,
+        reply: impl Fn(&Value) -> Option<String> + Send + Sync + 'static,
+    ) -> Self {
+        self.reply = Some(Arc::new(reply));
+        self
+    }
+
     /// Checks the definition and compiles its validator (once per tool, not per call).
     pub fn build(self) -> Result<ToolDefinition, DefinitionError> {
         let name = self.name;
@@ -399,12 +456,34 @@ impl ToolDefinitionBuilder {
                 reason: "the root must be `type: object`".into(),
             });
         }
-        let validator = jsonschema::validator_for(&schema.validation).map_err(|error| {
-            DefinitionError::InvalidSchema {
+        // Formats (`date`, …) are asserted, not just annotated: a constraint the model is
+        // shown is a constraint the gate enforces.
+        let validator = jsonschema::options()
+            .should_validate_formats(true)
+            .build(&schema.validation)
+            .map_err(|error| DefinitionError::InvalidSchema {
                 name: name.to_string(),
                 reason: error.to_string(),
-            }
-        })?;
+            })?;
+        let known = |param: &str| {
+            schema
+                .parameters
+                .get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(|props| props.contains_key(param))
+        };
+        let unknown = self
+            .values
+            .iter()
+            .map(|(param, _)| param)
+            .chain(&self.from_request)
+            .find(|param| !known(param));
+        if let Some(param) = unknown {
+            return Err(DefinitionError::UnknownValuesParameter {
+                name: name.into_owned(),
+                param: param.clone(),
+            });
+        }
         let summary = match self.summary {
             SummarySource::Default => Summary::Default,
             SummarySource::Custom(summarize) => Summary::Custom(summarize),
@@ -419,6 +498,11 @@ impl ToolDefinitionBuilder {
                 Summary::Template(Arc::new(template))
             }
         };
+        let examples = self
+            .examples
+            .into_iter()
+            .map(|(request, args)| Example::new(request).call(name.to_string(), args))
+            .collect();
         Ok(ToolDefinition {
             name,
             description: self.description,
@@ -432,6 +516,11 @@ impl ToolDefinitionBuilder {
             timeout: self.timeout,
             dependencies: self.dependencies,
             source: self.source,
+            access: self.access,
+            examples,
+            values: self.values,
+            from_request: self.from_request,
+            reply: self.reply,
         })
     }
 }
@@ -460,9 +549,11 @@ pub trait Tool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tool::call::CallContext;
+    use crate::tool::result::ToolResult;
     use serde_json::json;
 
-    fn noop(_: ToolCall) -> std::future::Ready<ToolResult> {
+    fn noop(_: CallContext) -> std::future::Ready<ToolResult> {
         std::future::ready(ToolResult::ok(json!({})))
     }
 
@@ -497,13 +588,18 @@ mod tests {
             .unwrap();
         assert_eq!(tool.label(), "t", "the label defaults to the name");
         assert_eq!(
+            tool.access(),
+            Access::SelfOnly,
+            "nothing leaves the app by default"
+        );
+        assert_eq!(
             tool.parameters(),
             &json!({"type": "object", "properties": {}})
         );
     }
 
     #[test]
-    fn invalid_schemas_and_summaries_are_rejected() {
+    fn invalid_schemas_summaries_and_value_parameters_are_rejected() {
         let err = ToolDefinition::builder("t", "d")
             .schema(ToolSchema::from_validation(json!({"type": "string"})))
             .handler(noop)
@@ -521,6 +617,40 @@ mod tests {
             .handler(noop)
             .build();
         assert!(matches!(err, Err(DefinitionError::InvalidSummary { .. })));
+        let err = ToolDefinition::builder("t", "d")
+            .values("nope", Vec::<ValueChoice>::new)
+            .handler(noop)
+            .build();
+        assert!(matches!(
+            err,
+            Err(DefinitionError::UnknownValuesParameter { .. })
+        ));
+    }
+
+    #[test]
+    fn formats_are_enforced() {
+        let tool = ToolDefinition::builder("t", "d")
+            .schema(ToolSchema::from_validation(json!({
+                "type": "object",
+                "properties": {"date": {"type": "string", "format": "date"}}
+            })))
+            .handler(noop)
+            .build()
+            .unwrap();
+        assert!(tool.validator.is_valid(&json!({"date": "2025-03-10"})));
+        assert!(!tool.validator.is_valid(&json!({"date": "tomorrow"})));
+    }
+
+    #[test]
+    fn access_levels_admit_callers_by_rank() {
+        let admitted = |access: Access| {
+            [Caller::App, Caller::System, Caller::Assistant].map(|caller| access.admits(caller))
+        };
+        assert_eq!(admitted(Access::SelfOnly), [true, false, false]);
+        assert_eq!(admitted(Access::System), [true, true, false]);
+        assert_eq!(admitted(Access::Trusted), [true, true, true]);
+        let levels = [Access::SelfOnly, Access::System, Access::Trusted].map(Access::level);
+        assert_eq!(levels, [100, 200, 300]);
     }
 
     #[test]

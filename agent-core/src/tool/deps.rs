@@ -11,8 +11,8 @@ use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
 
-use super::definition::ToolCall;
-use crate::dispatch::DispatchError;
+use super::call::CallContext;
+use super::error::ToolError;
 
 /// A shared dependency injected into a tool fn by the runtime.
 ///
@@ -87,7 +87,7 @@ pub trait Injected: Sized {
     fn dependency() -> Dependency;
 
     /// Takes the value out of a call.
-    fn from_call(call: &ToolCall) -> Result<Self, DispatchError>;
+    fn from_call(call: &CallContext) -> Result<Self, ToolError>;
 }
 
 impl<T: Any + Send + Sync> Injected for Dep<T> {
@@ -95,7 +95,7 @@ impl<T: Any + Send + Sync> Injected for Dep<T> {
         Dependency::of::<T>()
     }
 
-    fn from_call(call: &ToolCall) -> Result<Self, DispatchError> {
+    fn from_call(call: &CallContext) -> Result<Self, ToolError> {
         call.dep::<T>()
     }
 }

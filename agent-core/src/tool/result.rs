@@ -1,10 +1,12 @@
 //! The result of one tool call, as the model sees it: ok / error / cancelled, with the exact
-//! wire JSON of the reference spec, and the error type tools return.
+//! wire JSON of the reference spec, and the conversion from what a tool fn returns.
 
 use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use super::error::{ErrorCode, ToolError};
 
 /// The reason sent to the model when a destructive call was not confirmed.
 pub const NOT_CONFIRMED: &str = "user did not confirm";
@@ -105,56 +107,6 @@ impl From<ToolError> for ToolResult {
     }
 }
 
-/// An error a tool reports to the model: a stable machine `code` (`r3_quota`, `duplicate`,
-/// `not_found`, …) and a human `reason` the model can explain to the user.
-///
-/// Domain crates usually keep their own `thiserror` enum and convert it with `From`:
-///
-/// ```
-/// use agent_core::ToolError;
-///
-/// #[derive(Debug, thiserror::Error)]
-/// enum HabitError {
-///     #[error("at most 3 build habits can be active")]
-///     Quota,
-/// }
-///
-/// impl From<HabitError> for ToolError {
-///     fn from(error: HabitError) -> Self {
-///         let code = match error {
-///             HabitError::Quota => "r3_quota",
-///         };
-///         ToolError::new(code, error.to_string())
-///     }
-/// }
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
-#[error("{code}: {reason}")]
-pub struct ToolError {
-    code: Cow<'static, str>,
-    reason: String,
-}
-
-impl ToolError {
-    /// A new error. `code` should be a short, stable `snake_case` identifier.
-    pub fn new(code: impl Into<Cow<'static, str>>, reason: impl Into<String>) -> Self {
-        Self {
-            code: code.into(),
-            reason: reason.into(),
-        }
-    }
-
-    /// The stable machine code.
-    pub fn code(&self) -> &str {
-        &self.code
-    }
-
-    /// The human-readable reason.
-    pub fn reason(&self) -> &str {
-        &self.reason
-    }
-}
-
 /// Converts what a tool fn returns into a [`ToolResult`].
 ///
 /// Implemented for `Result<T, E>` where `T: Serialize` and `E: Into<ToolError>`, and for
@@ -188,7 +140,7 @@ pub(crate) fn serialize_output<T: Serialize + ?Sized>(output: &T) -> ToolResult 
     match serde_json::to_value(output) {
         Ok(data) => ToolResult::Ok { data },
         Err(error) => ToolResult::error(
-            "handler_error",
+            ErrorCode::HandlerError,
             format!("the tool's result could not be serialized: {error}"),
         ),
     }

@@ -17,13 +17,16 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 
-/// The two schemas of one tool's arguments; see the module docs.
+/// The two schemas of one tool's arguments (see the module docs), and the schema of its
+/// result data when the return type has one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolSchema {
     /// The shaped schema the model sees.
     pub parameters: Value,
     /// The schema arguments are validated against.
     pub validation: Value,
+    /// The shaped schema of the `data` of an `ok` result (MCP's `outputSchema`).
+    pub output: Option<Value>,
 }
 
 impl ToolSchema {
@@ -42,7 +45,23 @@ impl ToolSchema {
         Self {
             parameters: shape(generated),
             validation,
+            output: None,
         }
+    }
+
+    /// Adds the schema of the result data, generated from `T` (only object schemas are kept:
+    /// MCP's structured content is an object).
+    #[must_use]
+    pub fn with_output<T: JsonSchema + ?Sized>(mut self) -> Self {
+        let generator = SchemaSettings::draft2020_12()
+            .with(|settings| {
+                settings.meta_schema = None;
+                settings.inline_subschemas = true;
+            })
+            .into_generator();
+        let output = shape(generator.into_root_schema_for::<T>().to_value());
+        self.output = (output.get("type") == Some(&Value::from("object"))).then_some(output);
+        self
     }
 
     /// Builds the pair from a hand-written schema: `validation` is used as given, and
@@ -51,6 +70,7 @@ impl ToolSchema {
         Self {
             parameters: shape(validation.clone()),
             validation,
+            output: None,
         }
     }
 }

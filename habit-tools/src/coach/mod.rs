@@ -43,6 +43,11 @@ impl Coach {
         &self.store
     }
 
+    /// Today, by this coach's clock.
+    pub fn today(&self) -> jiff::civil::Date {
+        self.clock.today()
+    }
+
     /// `search_catalog(category?, keyword?, limit?)` → `{count, items:[{id,title,category,summary}]}`.
     ///
     /// `category` accepts the English id, Korean name or an alias, in any case; `keyword` is

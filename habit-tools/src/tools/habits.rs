@@ -4,11 +4,20 @@
 use agent_core::{Dep, ToolError, tool};
 
 use super::on_blocking_thread;
+use super::values::protocol_ids;
 use crate::coach::{ActiveHabits, AddedHabit, Coach, NewHabit};
 use crate::rules;
 
 /// 진행 중인 습관 목록(id 포함)과 남은 자리를 봅니다.
-#[tool(label = "활성 습관 목록")]
+#[tool(
+    label = "활성 습관 목록",
+    reply = super::replies::habits,
+    access = trusted,
+    example(request = "지금 내 습관 목록 보여줘"),
+    example(request = "나 요즘 무슨 습관 하고 있지?"),
+    example(request = "습관 몇 개 더 만들 수 있어?"),
+    example(request = "등록된 습관이 뭐였더라")
+)]
 pub async fn list_active_habits(coach: Dep<Coach>) -> Result<ActiveHabits, ToolError> {
     let list = on_blocking_thread(coach, Coach::list_active_habits).await?;
     Ok(fit_list(list, LIST_BUDGET_BYTES))
@@ -16,7 +25,7 @@ pub async fn list_active_habits(coach: Dep<Coach>) -> Result<ActiveHabits, ToolE
 
 /// The most `list_active_habits` may serialise to: agent-core's default result cap less room
 /// for the `{"status":"ok","data":…}` envelope.
-const LIST_BUDGET_BYTES: usize = agent_core::tool::DEFAULT_MAX_BYTES - 128;
+const LIST_BUDGET_BYTES: usize = agent_core::DEFAULT_MAX_BYTES - 128;
 
 /// Texts are never clipped below this many characters.
 const MIN_CLIP_CHARS: usize = 12;
@@ -61,26 +70,39 @@ fn fit_list(mut list: ActiveHabits, budget: usize) -> ActiveHabits {
 #[tool(
     destructive,
     label = "습관 추가",
-    summary = "'{framed_text}' 습관을 추가합니다"
+    reply = super::replies::added,
+    summary = "'{framed_text}' 습관을 추가합니다",
+    access = trusted,
+    example(request = "build.read-10-pages로 '출근길에 책 10쪽 읽기' 습관 추가해줘",
+            args = { "protocol_id": "build.read-10-pages", "frame_level": 2, "framed_text": "출근길에 책 10쪽 읽기" }),
+    example(request = "스트레칭 습관 만들래. 자기 전에 5분 스트레칭",
+            args = { "protocol_id": "build.bedtime-stretch", "frame_level": 2, "framed_text": "자기 전에 5분 스트레칭", "anchor_when": "자기 전", "dose_text": "5분" }),
+    example(request = "계단 오르기 습관 등록해줘",
+            args = { "protocol_id": "build.take-stairs", "frame_level": 1, "framed_text": "계단 오르기" })
 )]
 pub async fn add_habit(
     coach: Dep<Coach>,
     /// 프로토콜 id(build. 또는 break.으로 시작), 예: build.morning-walk
+    #[values(protocol_ids)]
     protocol_id: String,
     /// 1=행동(10분 걷기), 2=시점 포함(아침 커피 후 10분 걷기), 3=정체성(나는 걷는 사람)
     #[schemars(range(min = *rules::FRAME_LEVELS.start(), max = *rules::FRAME_LEVELS.end()))]
     frame_level: i64,
     /// 사용자 말로 쓴 습관 문장. 피할 일이 아니라 할 일로 씁니다
     #[schemars(length(min = 1, max = rules::MAX_FRAMED_TEXT_CHARS))]
+    #[from_request]
     framed_text: String,
     /// 언제(선택), 예: 아침 7시
     #[schemars(length(max = rules::MAX_SHORT_TEXT_CHARS))]
+    #[from_request]
     anchor_when: Option<String>,
     /// 무엇을 한 다음에(선택), 예: 커피를 내린 후
     #[schemars(length(max = rules::MAX_SHORT_TEXT_CHARS))]
+    #[from_request]
     anchor_after_what: Option<String>,
     /// 얼마나(선택), 예: 10분
     #[schemars(length(max = rules::MAX_SHORT_TEXT_CHARS))]
+    #[from_request]
     dose_text: Option<String>,
 ) -> Result<AddedHabit, ToolError> {
     let habit = NewHabit {

@@ -12,14 +12,20 @@
 //! | [`catalog`] | `search_catalog`, `query_protocol` |
 //! | [`habits`] | `list_active_habits`, `add_habit` |
 //! | [`tracker`] | `get_streak`, `log_tracker_entry` |
+//! | [`examples`] | more examples: other phrasings, two-call requests, requests needing no tool |
+//! | [`replies`] | each tool's own sentence about a successful result |
+//! | [`values`] | value providers: catalog ids, active habit ids, categories, today/yesterday |
 //! | [`instructions`] | [`COACH_INSTRUCTIONS`] |
 
 pub mod catalog;
+pub mod examples;
 pub mod habits;
 pub mod instructions;
+pub mod replies;
 pub mod tracker;
+pub mod values;
 
-use agent_core::{Dep, DispatchError, RegistryBuilder, ToolError};
+use agent_core::{Dep, RegistryBuilder, ToolError};
 
 use crate::coach::Coach;
 use crate::error::HabitError;
@@ -40,38 +46,42 @@ pub const TOOL_NAMES: [&str; 6] = [
     "log_tracker_entry",
 ];
 
-/// A registry builder with the six tools (in [`TOOL_NAMES`] order) and `coach` as their shared
-/// dependency. Add a confirmer and build:
+/// A registry builder with the six tools (in [`TOOL_NAMES`] order), their examples, and
+/// `coach` as their shared dependency. Build it, then give it to a dispatcher or an agent with
+/// a confirmer:
 ///
 /// ```
 /// # use std::sync::Arc;
-/// use agent_core::{ConfirmRequest, Confirmation};
+/// use agent_core::{ConfirmRequest, Confirmation, Dispatcher};
 ///
 /// # async fn ask_user(_label: &str, _summary: &str) -> Confirmation { Confirmation::deny() }
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// # let coach = habit_tools::Coach::with_system_clock(Arc::new(habit_tools::Store::open_in_memory()?));
-/// let registry = habit_tools::registry_builder(coach)
-///     .confirmer(|request: ConfirmRequest| async move {
-///         // e.g. a dialog titled "이 작업을 수행할까요?" showing the label and summary,
-///         // with 취소 / 수행.
-///         ask_user(&request.label, &request.summary).await
-///     })
-///     .build()?;
+/// let registry = Arc::new(habit_tools::registry_builder(coach).build()?);
 /// assert_eq!(registry.names().collect::<Vec<_>>(), habit_tools::TOOL_NAMES);
+/// let tools = Dispatcher::new(registry, |request: ConfirmRequest| async move {
+///     // e.g. a dialog titled "이 작업을 수행할까요?" showing the label, the summary and
+///     // every argument, with 취소 / 수행.
+///     ask_user(&request.label, &request.summary).await
+/// });
+/// # let _ = tools;
 /// # Ok(()) }
 /// ```
 ///
-/// Without a confirmer every call that needs confirmation is cancelled (agent-core fails
-/// closed), while read-only tools and blank tracker entries still run.
+/// With `DenyAll` (what an app gets without a confirmer) every call that needs confirmation is
+/// cancelled, while read-only tools and blank tracker entries still run.
 pub fn registry_builder(coach: Coach) -> RegistryBuilder {
-    agent_core::Registry::builder()
+    let builder = agent_core::Registry::builder()
         .tool::<search_catalog>()
         .tool::<query_protocol>()
         .tool::<list_active_habits>()
         .tool::<get_streak>()
         .tool::<add_habit>()
         .tool::<log_tracker_entry>()
-        .dependency(coach)
+        .dependency(coach);
+    examples::examples()
+        .into_iter()
+        .fold(builder, RegistryBuilder::example)
 }
 
 /// Runs one synchronous [`Coach`] operation on Tokio's blocking pool, so a SQLite transaction
@@ -90,7 +100,7 @@ where
     };
     match runtime.spawn_blocking(move || op(&coach)).await {
         Ok(result) => result.map_err(ToolError::from),
-        Err(error) if error.is_panic() => Err(DispatchError::from_panic(error.into_panic()).into()),
+        Err(error) if error.is_panic() => Err(ToolError::from_panic(error.into_panic())),
         // Only when the runtime shuts down under the call; the transaction either committed or
         // rolled back as a whole, but the caller cannot know which.
         Err(_) => Err(ToolError::new(

@@ -4,16 +4,25 @@
 use agent_core::{Dep, ToolError, tool};
 
 use super::on_blocking_thread;
+use super::values::{active_habit_ids, recent_days};
 use crate::coach::{Coach, LoggedEntry, NewEntry};
 use crate::model::TrackerValue;
 use crate::rules;
 use crate::streak::StreakSummary;
 
 /// 습관 하나의 연속 기록, 최근 30일 완료 수 등을 봅니다.
-#[tool(label = "연속 기록 조회")]
+#[tool(
+    label = "연속 기록 조회",
+    reply = super::replies::streak,
+    access = trusted,
+    example(request = "2번 습관 연속 며칠째야?", args = { "habit_id": 2 }),
+    example(request = "1번 습관 30일 동안 몇 번 했어?", args = { "habit_id": 1 }),
+    example(request = "3번 기록 어때?", args = { "habit_id": 3 })
+)]
 pub async fn get_streak(
     coach: Dep<Coach>,
     /// 습관 id(list_active_habits의 id)
+    #[values(active_habit_ids)]
     habit_id: i64,
 ) -> Result<StreakSummary, ToolError> {
     on_blocking_thread(coach, move |coach| coach.get_streak(habit_id)).await
@@ -23,19 +32,27 @@ pub async fn get_streak(
 #[tool(
     destructive,
     label = "기록하기",
+    reply = super::replies::logged,
     summary = summarize_log(*habit_id, value, date.as_deref()),
-    confirm_if = *value != TrackerValue::Blank
+    confirm_if = *value != TrackerValue::Blank,
+    example(request = "1번 습관 오늘 했어", args = { "habit_id": 1, "value": "done" }),
+    example(request = "2번 어제 했어요", args = { "habit_id": 2, "value": "done", "date": "yesterday" }),
+    example(request = "오늘은 좀 쉴게. 3번은 쉰 날로 해줘", args = { "habit_id": 3, "value": "blank" }),
+    example(request = "1번 완료! 메모: 공원 한 바퀴", args = { "habit_id": 1, "value": "done", "note": "공원 한 바퀴" })
 )]
 pub async fn log_tracker_entry(
     coach: Dep<Coach>,
     /// 습관 id(list_active_habits의 id)
+    #[values(active_habit_ids)]
     habit_id: i64,
     /// done=했음, blank=일부러 쉰 날
     value: TrackerValue,
-    /// 날짜 YYYY-MM-DD(선택). 생략하면 오늘, 어제는 yesterday
+    /// 날짜(선택): 생략하면 오늘, 어제는 yesterday, 그 밖의 날은 YYYY-MM-DD
+    #[values(recent_days)]
     date: Option<String>,
     /// 짧은 메모(선택)
     #[schemars(length(max = rules::MAX_NOTE_CHARS))]
+    #[from_request]
     note: Option<String>,
 ) -> Result<LoggedEntry, ToolError> {
     let entry = NewEntry {

@@ -14,7 +14,7 @@ use crate::support::Harness;
 /// Polls a dispatch once, outside any runtime. Nothing in these calls waits on I/O readiness,
 /// so one poll must finish them.
 fn dispatch_once(h: &Harness, name: &str, args: Value) -> ToolResult {
-    let mut future = pin!(h.registry.dispatch(name, args));
+    let mut future = pin!(h.tools.dispatch(name, args));
     match future
         .as_mut()
         .poll(&mut Context::from_waker(Waker::noop()))

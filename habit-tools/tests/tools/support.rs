@@ -4,8 +4,7 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use agent_core::tool::BoxFuture;
-use agent_core::{ConfirmRequest, Confirmation, Confirmer, Registry, ToolResult};
+use agent_core::{BoxFuture, ConfirmRequest, Confirmation, Confirmer, Dispatcher, ToolResult};
 use habit_tools::{Coach, Date, FixedClock, Store};
 use serde_json::{Value, json};
 
@@ -44,9 +43,11 @@ impl Confirmer for Recorder {
     }
 }
 
-/// A registry over one store, and handles to look behind it.
+/// The six tools over one store — the registry and a dispatcher over it — and handles to look
+/// behind it.
 pub(crate) struct Harness {
-    pub(crate) registry: Registry,
+    pub(crate) registry: Arc<agent_core::Registry>,
+    pub(crate) tools: Dispatcher,
     pub(crate) coach: Coach,
     pub(crate) clock: Arc<FixedClock>,
 }
@@ -65,19 +66,22 @@ impl Harness {
     fn over(store: Store, confirmer: Arc<dyn Confirmer>) -> Self {
         let clock = Arc::new(FixedClock::new(TODAY));
         let coach = Coach::new(Arc::new(store), clock.clone());
-        let registry = habit_tools::registry_builder(coach.clone())
-            .confirmer_arc(confirmer)
-            .build()
-            .unwrap();
+        let registry = Arc::new(
+            habit_tools::registry_builder(coach.clone())
+                .build()
+                .unwrap(),
+        );
+        let tools = Dispatcher::new(Arc::clone(&registry), confirmer);
         Self {
             registry,
+            tools,
             coach,
             clock,
         }
     }
 
     pub(crate) async fn call(&self, name: &str, args: Value) -> ToolResult {
-        self.registry.dispatch(name, args).await
+        self.tools.dispatch(name, args).await
     }
 
     /// Calls a tool that must succeed and returns its data.

@@ -1,29 +1,69 @@
 //! The llama.cpp backend for Gemma models (feature `llama`).
 //!
 //! [`GemmaBackend::load`] loads any GGUF; [`GemmaBackend::session`] starts a
-//! [`GemmaSession`], the [`ChatSession`](crate::llm::ChatSession) the agent loop drives.
+//! [`GemmaSession`], the [`ChatSession`](crate::ChatSession) the agent loop drives. A session
+//! starts from a preamble — instructions, tool declarations and examples in the session's
+//! [`PromptFormat`] — evaluated once per model and kept ([`PrefixCache`]), so a new
+//! conversation costs only its own tokens. Each turn writes what the agent asked for: one
+//! call of a given tool, constrained to its schema and this turn's allowed values, with every
+//! forced stretch evaluated in one batch; or free text; and it can score a request for the
+//! tool-choice stage.
 //!
 //! | file | owns |
 //! | --- | --- |
-//! | `model.rs` | options, file checks, the process-wide llama.cpp backend, format detection, tokenization |
-//! | `format/` | rendering turns: the Gemma JSON format and FunctionGemma's |
-//! | `grammar.rs` | the JSON Schema / GBNF that constrains replies to registered tools |
-//! | `sampler.rs` | sampling with the grammar checked on the picked token first |
-//! | `json_stream.rs` | decoding a JSON reply while it streams |
-//! | `utf8.rs` | reassembling characters split across tokens |
-//! | `session.rs` | the `Send` session handle and its counters |
-//! | `worker.rs` | the inference thread: KV-cache reuse, turns, limits |
+//! | `model.rs` | options, loading, format detection, tokenization, the token table, model identity |
+//! | `handle.rs` | [`GemmaSession`], the `Send` handle, and its counters |
+//! | `message.rs` | the commands the handle sends its worker |
+//! | `worker.rs` | the inference thread: the command loop |
+//! | `turn.rs` | what each command does: a turn, recording results, scoring, a reset |
+//! | `conversation.rs` | the conversation's KV state, with its single reset |
+//! | `prefix.rs` | prefixes (preamble, channels) evaluated once: memory and file caches |
+//! | `steering.rs` | what a turn may write, from its tool choice and value sets |
+//! | `decode.rs` | the generation loops: calls with jump-forward, text |
+//! | `sampler.rs` | token choice: free, or within a constraint |
+//! | `scoring.rs` | channel scoring for tool choice |
+//! | `constrain/` | the call automaton: schema → tree → program → matcher |
+//! | `format/` | prompt formats: JSON, Python, FunctionGemma |
+//! | `utf8.rs`, `hash.rs` | UTF-8 reassembly of token pieces; FNV-1a |
+#![cfg_attr(
+    not(feature = "llama"),
+    allow(dead_code, unreachable_pub, unused_imports)
+)]
 
+mod constrain;
 mod format;
-mod grammar;
-mod json_stream;
-mod model;
-mod sampler;
-mod session;
+mod hash;
 mod utf8;
+
+#[cfg(feature = "llama")]
+mod conversation;
+#[cfg(feature = "llama")]
+mod decode;
+#[cfg(feature = "llama")]
+mod handle;
+#[cfg(feature = "llama")]
+mod message;
+#[cfg(feature = "llama")]
+mod model;
+#[cfg(feature = "llama")]
+mod prefix;
+#[cfg(feature = "llama")]
+mod sampler;
+#[cfg(feature = "llama")]
+mod scoring;
+#[cfg(feature = "llama")]
+mod steering;
+#[cfg(feature = "llama")]
+mod turn;
+#[cfg(feature = "llama")]
 mod worker;
 
 pub use format::PromptFormat;
-pub use model::{DEFAULT_MODEL_FILE, GemmaBackend, GemmaOptions, MODEL_ENV};
-pub use sampler::{ConstrainedSampling, SamplerCounters};
-pub use session::{GemmaSession, SessionStats, TurnStats};
+#[cfg(feature = "llama")]
+pub use handle::{GemmaSession, SessionStats, TurnStats};
+#[cfg(feature = "llama")]
+pub use model::{DEFAULT_MODEL_FILE, GemmaBackend, GemmaOptions, MODEL_ENV, PrefixCache};
+#[cfg(feature = "llama")]
+pub use prefix::PrefixSource;
+#[cfg(feature = "llama")]
+pub use sampler::SamplerCounters;

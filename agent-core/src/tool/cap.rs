@@ -1,4 +1,4 @@
-//! The size cap on results sent back to the model.
+//! The size cap on results sent back to the model ([`ResultCap`]).
 //!
 //! On-device models have small context windows, so every result is capped (2 KB by default)
 //! before it goes back. The cap counts real UTF-8 bytes of the compact JSON (a Korean syllable
@@ -22,10 +22,6 @@ use super::result::ToolResult;
 /// The default cap: 2 KB, as in the reference spec.
 pub const DEFAULT_MAX_BYTES: usize = 2048;
 
-/// The default hint added to a truncated result.
-pub const DEFAULT_HINT: &str =
-    "결과가 너무 길어 일부만 보냅니다. 항목 하나를 자세히 보려면 단건 조회 도구를 사용하세요.";
-
 /// The smallest cap honoured: below it not even the fallback envelope fits.
 const MIN_MAX_BYTES: usize = 64;
 
@@ -43,11 +39,12 @@ impl Default for ResultCap {
 }
 
 impl ResultCap {
-    /// A cap of `max_bytes` UTF-8 bytes (at least 64) with the default hint.
+    /// A cap of `max_bytes` UTF-8 bytes (at least 64) with the default hint
+    /// ([`Messages::truncated_hint`](crate::Messages::truncated_hint)).
     pub fn new(max_bytes: usize) -> Self {
         Self {
             max_bytes: max_bytes.max(MIN_MAX_BYTES),
-            hint: Cow::Borrowed(DEFAULT_HINT),
+            hint: crate::messages::Messages::default().truncated_hint,
         }
     }
 
@@ -347,7 +344,10 @@ mod tests {
             data["_truncated"]["items"],
             json!({"shown": shown, "total": 40})
         );
-        assert_eq!(data["_hint"], DEFAULT_HINT);
+        assert_eq!(
+            data["_hint"],
+            *crate::messages::Messages::default().truncated_hint
+        );
         assert_eq!(data["count"], 40, "other fields are kept");
         // The encoded text round-trips to the same value.
         assert_eq!(

@@ -1,0 +1,265 @@
+//! The port the agent loop drives a model through: [`ChatSession`], what one turn asks of it
+//! ([`TurnRequest`]), what it answers ([`ChatEvent`]s), and its errors ([`LlmError`]).
+//! Backends in [`crate::llm`] implement it: a scripted session for tests, and llama.cpp.
+//!
+//! A session is one conversation. It is started with a [`ChatConfig`] (instructions, tool
+//! declarations, examples, channels for tool choice); after that the loop sends one
+//! [`TurnRequest`] per model turn — a user message or the results of the last calls — and
+//! reads back a stream of events. The request also says what kind of reply is allowed
+//! ([`ToolChoice`]) and which values each restricted parameter may take this turn. Backends
+//! keep the conversation themselves (the llama.cpp backend in its KV cache), so a new turn
+//! costs only its own tokens.
+
+use std::pin::Pin;
+use std::sync::Arc;
+
+use futures::Stream;
+use serde_json::Value;
+
+use crate::choice::{Channel, Chooser};
+use crate::dispatch::ValueSets;
+use crate::messages::Messages;
+use crate::registry::Registry;
+use crate::tool::{BoxFuture, Example, ToolDeclaration};
+
+/// One thing the model produced during a turn, in the order it was produced.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ChatEvent {
+    /// A piece of the model's plain-text answer. Concatenating all deltas of a turn gives the
+    /// whole answer.
+    TextDelta(String),
+    /// The model asks for a tool to be called.
+    Call(ToolCall),
+}
+
+/// A tool call as the model emitted it: a name and a JSON object of arguments.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCall {
+    /// The tool name the model chose.
+    pub name: String,
+    /// The arguments, as a JSON value (normally an object).
+    pub args: Value,
+}
+
+/// A call's result as the model receives it, after the call ran (or was refused).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResultMessage {
+    /// The name of the tool that was called.
+    pub name: String,
+    /// The result envelope, already capped (`{"status":"ok","data":…}` and so on).
+    pub result: Value,
+}
+
+/// What a turn sends to the model.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TurnInput {
+    /// A user message.
+    User(String),
+    /// The results of the previous model turn's calls, one per call, in order.
+    Results(Vec<ResultMessage>),
+}
+
+/// What kind of reply a turn allows.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum ToolChoice {
+    /// The model decides: it may answer in text or call any declared tool.
+    #[default]
+    Auto,
+    /// The model must answer in text.
+    None,
+    /// The model must call one of these tools (a single name: that tool).
+    Call(Vec<String>),
+}
+
+/// One model turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TurnRequest {
+    /// The user message or the results.
+    pub input: TurnInput,
+    /// The reply allowed.
+    pub tool_choice: ToolChoice,
+    /// What restricted parameters may take this turn (tool → parameter → choices), the most
+    /// relevant to the request first. A backend that constrains decoding admits only these
+    /// values.
+    pub values: Arc<ValueSets>,
+    /// Arguments the call must write even where its schema leaves them optional (the
+    /// tool-choice stage's reading of which arguments the request gives).
+    pub require: Vec<String>,
+    /// The user's message of this user turn: what `from_request` parameters copy from.
+    pub quote: String,
+}
+
+impl TurnRequest {
+    /// A user message, model's choice, no restricted values.
+    pub fn user(text: impl Into<String>) -> Self {
+        let text = text.into();
+        Self {
+            quote: text.clone(),
+            input: TurnInput::User(text),
+            tool_choice: ToolChoice::Auto,
+            values: Arc::default(),
+            require: Vec::new(),
+        }
+    }
+
+    /// Results, model's choice, no restricted values.
+    pub fn results(results: Vec<ResultMessage>) -> Self {
+        Self {
+            input: TurnInput::Results(results),
+            tool_choice: ToolChoice::Auto,
+            values: Arc::default(),
+            require: Vec::new(),
+            quote: String::new(),
+        }
+    }
+
+    /// The same request with another tool choice.
+    #[must_use]
+    pub fn with_choice(mut self, tool_choice: ToolChoice) -> Self {
+        self.tool_choice = tool_choice;
+        self
+    }
+}
+
+/// What a session starts with.
+#[derive(Debug, Clone, Default)]
+pub struct ChatConfig {
+    /// Instructions for the model (Gemma has no system role: backends put them at the start
+    /// of the conversation).
+    pub instructions: String,
+    /// The tools the model may call, as the registry declares them.
+    pub tools: Vec<ToolDeclaration>,
+    /// Examples a backend may show the model as few-shot turns.
+    pub examples: Vec<Example>,
+    /// The candidates of tool choice, for sessions that can score them
+    /// ([`ChatSession::score`]), in [`Chooser::channels`] order.
+    pub channels: Vec<Channel>,
+}
+
+impl ChatConfig {
+    /// A configuration declaring every tool of `registry`, with its examples and the
+    /// channels of a [`Chooser`] over it.
+    pub fn new(instructions: impl Into<String>, registry: &Registry) -> Self {
+        let chooser = Chooser::new(registry, &Messages::default().chat_channel);
+        Self {
+            instructions: instructions.into(),
+            tools: registry.declarations(),
+            examples: registry.examples().cloned().collect(),
+            channels: chooser.channels().to_vec(),
+        }
+    }
+}
+
+/// The stream of events of one model turn. It ends when the model's turn ends; dropping it
+/// cancels the turn.
+pub type EventStream<'a> = Pin<Box<dyn Stream<Item = Result<ChatEvent, LlmError>> + Send + 'a>>;
+
+/// One conversation with a model.
+///
+/// Implementations: the llama.cpp Gemma backend (feature `llama`) and
+/// [`ScriptedSession`](crate::llm::scripted::ScriptedSession) for tests.
+pub trait ChatSession: Send {
+    /// Runs one model turn and streams it.
+    fn turn(&mut self, request: TurnRequest) -> EventStream<'_>;
+
+    /// Forgets the conversation and starts a new one with the same configuration.
+    fn clear(&mut self);
+
+    /// Appends results to the conversation *without* asking the model for a turn.
+    ///
+    /// The agent loop uses this when it stops at its turn limit: the calls of the model's last
+    /// turn are not run, but each still gets its (error) result in the history, so the next
+    /// user message does not follow an unanswered call. Sessions that keep history must
+    /// override it; the default forgets the results.
+    fn record_results(&mut self, results: Vec<ResultMessage>) {
+        let _ = results;
+    }
+
+    /// Scores `text` as a request under each of the `channels` (indices into
+    /// [`ChatConfig::channels`]): the log-likelihood of its tokens after each channel's text.
+    /// `Ok(None)` when the session cannot score (the default); the chooser then uses its
+    /// router alone.
+    fn score<'a>(
+        &'a mut self,
+        text: &'a str,
+        channels: &'a [usize],
+    ) -> BoxFuture<'a, Result<Option<Vec<f32>>, LlmError>> {
+        let _ = (text, channels);
+        Box::pin(std::future::ready(Ok(None)))
+    }
+}
+
+/// Why a model backend could not produce a turn.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LlmError {
+    /// The model file does not exist.
+    #[error("model file not found: {path}")]
+    ModelNotFound {
+        /// The path that was tried.
+        path: std::path::PathBuf,
+    },
+    /// The file exists but is not a GGUF model.
+    #[error("not a GGUF model file: {path}")]
+    NotGguf {
+        /// The path that was tried.
+        path: std::path::PathBuf,
+    },
+    /// The backend failed to load the model or create its context.
+    #[error("could not load the model: {0}")]
+    Load(String),
+    /// A single message does not fit in the context window even after trimming history.
+    #[error("the message is {tokens} tokens but the context holds only {capacity}")]
+    PromptTooLong {
+        /// Tokens the message needs.
+        tokens: usize,
+        /// Tokens the context can hold.
+        capacity: usize,
+    },
+    /// The context filled up during generation; the turn was ended.
+    #[error("the context window is full ({capacity} tokens); start a new conversation")]
+    ContextFull {
+        /// Tokens the context can hold.
+        capacity: usize,
+    },
+    /// The call the turn asked for cannot be written (no such tool, an impossible schema).
+    #[error("could not constrain the reply: {0}")]
+    Grammar(String),
+    /// Evaluation or sampling failed inside the backend.
+    #[error("inference failed: {0}")]
+    Inference(String),
+    /// The script of a scripted session ran out (tests only).
+    #[error("the scripted session has no more turns")]
+    ScriptExhausted,
+    /// The model's output could not be read as text or a tool call.
+    #[error("the model produced output that could not be read: {0}")]
+    InvalidOutput(String),
+    /// The turn reached its token limit before the model finished a tool call.
+    #[error(
+        "the model's turn reached the limit of {max_tokens} tokens before its tool call was complete"
+    )]
+    TurnTooLong {
+        /// The per-turn token limit.
+        max_tokens: usize,
+    },
+}
+
+impl LlmError {
+    /// A stable machine-readable code for the error (`model_not_found`, `context_full`, …),
+    /// for events and logs that should not depend on the message text.
+    pub fn code(&self) -> &'static str {
+        match self {
+            LlmError::ModelNotFound { .. } => "model_not_found",
+            LlmError::NotGguf { .. } => "not_gguf",
+            LlmError::Load(_) => "load",
+            LlmError::PromptTooLong { .. } => "prompt_too_long",
+            LlmError::ContextFull { .. } => "context_full",
+            LlmError::Grammar(_) => "grammar",
+            LlmError::Inference(_) => "inference",
+            LlmError::ScriptExhausted => "script_exhausted",
+            LlmError::InvalidOutput(_) => "invalid_output",
+            LlmError::TurnTooLong { .. } => "turn_too_long",
+        }
+    }
+}

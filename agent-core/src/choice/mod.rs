@@ -1,0 +1,323 @@
+//! The tool-choice stage: before the model writes anything, decide *what* it should do about
+//! the request — which tools to call, in which order, or none — from the request itself.
+//!
+//! A small base model asked to pick a tool by generating its name picks nearly the same one
+//! for every request: under greedy decoding the name is whichever first token the prompt makes
+//! most likely, not a reading of the request. So the choice is made by mechanisms that do
+//! read it, and the model's job becomes the arguments and the words:
+//!
+//! - the **router** ([`router`]) compares the request with every declared [`Example`] by
+//!   character n-grams and ranks *plans* (the tool sequences of the examples, the empty plan
+//!   for requests that need no tool);
+//! - **channel scoring**, when the session supports it, asks the model how likely the request
+//!   is after a short text about each candidate tool (and one about plain conversation) —
+//!   the "noisy channel" direction, which a base model is good at because it is
+//!   next-token prediction over the request's own tokens;
+//! - the [`Strategy`] says which of them decide, and how they combine.
+//!
+//! With many tools the router also narrows: only its best few first
+//! tools are scored by the model, and the model only ever sees the one tool it must call.
+
+pub mod router;
+
+use crate::registry::Registry;
+use crate::tool::Example;
+
+pub use router::{Plan, Ranked, Router};
+
+/// Which mechanism decides; see the module doc.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Strategy {
+    /// The router's best plan.
+    Router,
+    /// The model's channel scores alone (single-step plans only).
+    Channels,
+    /// Both: the router's plan distribution weighted by the channel scores of each plan's
+    /// first step (the default; falls back to the router when the session has no scores).
+    #[default]
+    Combined,
+    /// No stage at all: the model decides every turn (for models tuned for tool calling).
+    Model,
+}
+
+/// What a channel stands for.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Candidate {
+    /// Calling this tool first.
+    Tool(String),
+    /// Answering in words, with no tool.
+    Chat,
+}
+
+/// A text about one candidate, for channel scoring: the model is asked how likely a request
+/// is after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Channel {
+    /// What the channel stands for.
+    pub candidate: Candidate,
+    /// A title (the tool's label).
+    pub title: String,
+    /// What it does.
+    pub description: String,
+    /// A few example requests.
+    pub examples: Vec<String>,
+}
+
+/// The stage's outcome for one request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    /// The tools to call in order; empty to answer in words.
+    pub plan: Plan,
+    /// For each step of the plan, the arguments the nearest example of that plan gives —
+    /// the ones the call should write (others stay optional).
+    pub arguments: Vec<Vec<String>>,
+    /// The router's ranking.
+    pub ranked: Vec<Ranked>,
+    /// The model's channel scores (log-likelihood of the request), where asked.
+    pub channel_scores: Vec<(Candidate, f32)>,
+}
+
+/// Example requests shown per channel.
+const CHANNEL_EXAMPLES: usize = 8;
+/// How much a tool's label counts as an example of its use.
+const LABEL_WEIGHT: f32 = 0.5;
+
+/// The tool-choice stage for one registry; see the module doc.
+#[derive(Debug, Clone)]
+pub struct Chooser {
+    router: Router,
+    /// Per training text of the router: the argument names of each call of its example
+    /// (`None` for texts that are not examples, such as labels).
+    example_arguments: Vec<Option<Vec<Vec<String>>>>,
+    channels: Vec<Channel>,
+    strategy: Strategy,
+    candidates: usize,
+    router_temperature: f32,
+    channel_temperature: f32,
+    channel_weight: f32,
+}
+
+impl Chooser {
+    /// A chooser trained on `registry`'s examples, with `chat_description` describing
+    /// requests that need no tool.
+    pub fn new(registry: &Registry, chat_description: &str) -> Self {
+        let mut texts: Vec<(&str, Plan, f32)> = Vec::new();
+        let mut example_arguments = Vec::new();
+        for example in registry.examples() {
+            let plan = example.plan().into_iter().map(str::to_owned).collect();
+            texts.push((example.request(), plan, 1.0));
+            example_arguments.push(Some(
+                example
+                    .calls()
+                    .iter()
+                    .map(|call| {
+                        call.args
+                            .as_object()
+                            .map(|args| args.keys().cloned().collect())
+                            .unwrap_or_default()
+                    })
+                    .collect(),
+            ));
+        }
+        for tool in registry.tools() {
+            texts.push((tool.label(), vec![tool.name().to_owned()], LABEL_WEIGHT));
+            example_arguments.push(None);
+        }
+        Self {
+            router: Router::train(texts),
+            example_arguments,
+            channels: channels(registry, chat_description),
+            strategy: Strategy::default(),
+            candidates: 3,
+            router_temperature: 0.05,
+            channel_temperature: 1.0,
+            channel_weight: 0.5,
+        }
+    }
+
+    /// Sets the strategy.
+    #[must_use]
+    pub fn with_strategy(mut self, strategy: Strategy) -> Self {
+        self.strategy = strategy;
+        self
+    }
+
+    /// Sets how many first steps the model scores (default 3), and the weights of the
+    /// combination: router temperature, channel temperature, channel weight.
+    #[must_use]
+    pub fn with_tuning(
+        mut self,
+        candidates: usize,
+        router_temperature: f32,
+        channel_temperature: f32,
+        channel_weight: f32,
+    ) -> Self {
+        self.candidates = candidates.max(1);
+        self.router_temperature = router_temperature.max(1e-4);
+        self.channel_temperature = channel_temperature.max(1e-4);
+        self.channel_weight = channel_weight;
+        self
+    }
+
+    /// The strategy.
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
+    }
+
+    /// The channels, in the order sessions score them (see
+    /// [`ChatConfig::channels`](crate::ChatConfig::channels)).
+    pub fn channels(&self) -> &[Channel] {
+        &self.channels
+    }
+
+    /// The router.
+    pub fn router(&self) -> &Router {
+        &self.router
+    }
+
+    /// The channels whose scores would change the decision for this ranking: the first
+    /// steps of the router's best plans, in channel order. Empty when the strategy does not
+    /// use channel scores.
+    pub fn channels_to_score(&self, ranked: &[Ranked]) -> Vec<usize> {
+        match self.strategy {
+            Strategy::Router | Strategy::Model => Vec::new(),
+            Strategy::Channels => (0..self.channels.len()).collect(),
+            Strategy::Combined => {
+                let mut wanted: Vec<usize> = Vec::new();
+                for ranked in ranked {
+                    let Some(index) = self.channel_of(&ranked.plan) else {
+                        continue;
+                    };
+                    if !wanted.contains(&index) {
+                        wanted.push(index);
+                    }
+                    if wanted.len() == self.candidates {
+                        break;
+                    }
+                }
+                wanted.sort_unstable();
+                wanted
+            }
+        }
+    }
+
+    fn channel_of(&self, plan: &Plan) -> Option<usize> {
+        let candidate = match plan.first() {
+            Some(tool) => Candidate::Tool(tool.clone()),
+            None => Candidate::Chat,
+        };
+        self.channels.iter().position(|c| c.candidate == candidate)
+    }
+
+    /// Decides from the router's `ranked` plans and the channel `scores` (the
+    /// log-likelihoods the session returned for `scored`, in that order).
+    pub fn decide(
+        &self,
+        ranked: Vec<Ranked>,
+        scored: &[usize],
+        scores: Option<&[f32]>,
+    ) -> Decision {
+        let channel_scores: Vec<(Candidate, f32)> = match scores {
+            Some(scores) => scored
+                .iter()
+                .zip(scores)
+                .filter_map(|(&i, &s)| Some((self.channels.get(i)?.candidate.clone(), s)))
+                .collect(),
+            None => Vec::new(),
+        };
+        let plan = match (self.strategy, channel_scores.is_empty()) {
+            (Strategy::Model, _) => Vec::new(),
+            (Strategy::Channels, false) => channel_scores
+                .iter()
+                .max_by(|a, b| a.1.total_cmp(&b.1))
+                .map(|(candidate, _)| match candidate {
+                    Candidate::Tool(name) => vec![name.clone()],
+                    Candidate::Chat => Vec::new(),
+                })
+                .unwrap_or_default(),
+            (Strategy::Combined, false) => self.combine(&ranked, &channel_scores),
+            _ => ranked.first().map(|r| r.plan.clone()).unwrap_or_default(),
+        };
+        let arguments = ranked
+            .iter()
+            .find(|r| r.plan == plan)
+            .and_then(|r| r.nearest)
+            .and_then(|i| self.example_arguments.get(i).cloned().flatten())
+            .filter(|steps| steps.len() == plan.len())
+            .unwrap_or_else(|| vec![Vec::new(); plan.len()]);
+        Decision {
+            plan,
+            arguments,
+            ranked,
+            channel_scores,
+        }
+    }
+
+    /// `log q(plan) + w · log p(first step)`, over the plans whose first step was scored.
+    fn combine(&self, ranked: &[Ranked], channel_scores: &[(Candidate, f32)]) -> Plan {
+        let channel_log_p = log_softmax(
+            &channel_scores
+                .iter()
+                .map(|(_, s)| *s / self.channel_temperature)
+                .collect::<Vec<_>>(),
+        );
+        let router_log_q = log_softmax(
+            &ranked
+                .iter()
+                .map(|r| r.score / self.router_temperature)
+                .collect::<Vec<_>>(),
+        );
+        ranked
+            .iter()
+            .zip(router_log_q)
+            .filter_map(|(r, log_q)| {
+                let first = match r.plan.first() {
+                    Some(tool) => Candidate::Tool(tool.clone()),
+                    None => Candidate::Chat,
+                };
+                let i = channel_scores.iter().position(|(c, _)| *c == first)?;
+                Some((r, log_q + self.channel_weight * channel_log_p[i]))
+            })
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(r, _)| r.plan.clone())
+            .or_else(|| ranked.first().map(|r| r.plan.clone()))
+            .unwrap_or_default()
+    }
+}
+
+fn log_softmax(values: &[f32]) -> Vec<f32> {
+    let max = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let sum: f32 = values.iter().map(|v| (v - max).exp()).sum();
+    let log_sum = max + sum.ln();
+    values.iter().map(|v| v - log_sum).collect()
+}
+
+/// One channel per tool (label, description, its examples' requests), then one for plain
+/// conversation (the requests of examples without calls).
+fn channels(registry: &Registry, chat_description: &str) -> Vec<Channel> {
+    let requests = |pick: &dyn Fn(&Example) -> bool| -> Vec<String> {
+        registry
+            .examples()
+            .filter(|e| pick(e))
+            .take(CHANNEL_EXAMPLES)
+            .map(|e| e.request().to_owned())
+            .collect()
+    };
+    let mut channels: Vec<Channel> = registry
+        .tools()
+        .map(|tool| Channel {
+            candidate: Candidate::Tool(tool.name().to_owned()),
+            title: tool.label().to_owned(),
+            description: tool.description().to_owned(),
+            examples: requests(&|e: &Example| e.plan().first() == Some(&tool.name())),
+        })
+        .collect();
+    channels.push(Channel {
+        candidate: Candidate::Chat,
+        title: String::new(),
+        description: chat_description.to_owned(),
+        examples: requests(&|e: &Example| e.calls().is_empty()),
+    });
+    channels
+}

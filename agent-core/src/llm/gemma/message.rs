@@ -1,0 +1,31 @@
+//! What the session handle asks of its worker (tower's `buffer/message.rs`).
+
+use crate::agent::{ChatEvent, LlmError, ResultMessage, TurnRequest};
+
+/// Where a turn's events go; a bounded channel the turn's stream polls.
+pub(crate) type EventSender = tokio::sync::mpsc::Sender<Result<ChatEvent, LlmError>>;
+
+/// One request to the worker.
+pub(crate) enum Command {
+    /// Run one turn and stream its events; dropping the receiver cancels it.
+    Turn {
+        /// The turn.
+        request: TurnRequest,
+        /// Where its events go.
+        events: EventSender,
+    },
+    /// Append results without generating (see
+    /// [`ChatSession::record_results`](crate::ChatSession::record_results)).
+    Record(Vec<ResultMessage>),
+    /// Score a request under some channels.
+    Score {
+        /// The request.
+        text: String,
+        /// Channel indices.
+        channels: Vec<usize>,
+        /// Where the scores go.
+        reply: tokio::sync::oneshot::Sender<Result<Option<Vec<f32>>, LlmError>>,
+    },
+    /// Forget the conversation (keeping the preamble).
+    Clear,
+}

@@ -1,0 +1,209 @@
+//! Prefixes evaluated once: the preamble (instructions, declarations, examples) and the
+//! tool-choice channels are the same for every conversation of a model, so their KV state is
+//! computed once and restored after that — from memory within a process (every session of a
+//! [`GemmaBackend`](super::GemmaBackend) shares it), from a cache file across processes.
+//!
+//! A cache entry is keyed by everything its KV state depends on: the model's identity (see
+//! `model.rs`), the llama.cpp build, the context's shape and the prefix's tokens. On disk an
+//! entry is llama.cpp's own sequence-state file (which carries its tokens) plus a small
+//! `.meta` file recording the key, the token count, and the state file's length and hash.
+//! Nothing is trusted blindly: a missing, short, corrupted or foreign entry — a hash that does
+//! not match, tokens that differ, a KV that does not hold exactly the prefix after loading —
+//! is deleted and the prefix evaluated again. Files are written to temporary names and renamed
+//! into place, so a concurrent reader never sees half a file; a cache that cannot be written
+//! costs time, never a failure.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use llama_cpp_2::context::LlamaContext;
+use llama_cpp_2::context::session::LlamaStateSeqFlags;
+use llama_cpp_2::llama_batch::LlamaBatch;
+use llama_cpp_2::token::LlamaToken;
+
+use super::conversation::evaluate;
+use super::hash::Fnv64;
+use super::model::{LLAMA_CPP, Shared};
+use crate::agent::LlmError;
+
+/// Where a prefix's KV state came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum PrefixSource {
+    /// Evaluated now (and cached).
+    #[default]
+    Evaluated,
+    /// Restored from this process's memory.
+    Memory,
+    /// Restored from the cache file.
+    File,
+}
+
+/// The version of the `.meta` format.
+const META_VERSION: &str = "agent-rs prefix 1";
+
+/// Puts `tokens` into `seq` of `ctx` (which must not hold anything for `seq`): restored when
+/// a valid cache entry exists, evaluated and cached otherwise. `shape` names the context's
+/// layout for the key.
+pub(crate) fn load(
+    shared: &Shared,
+    ctx: &mut LlamaContext<'_>,
+    batch: &mut LlamaBatch<'_>,
+    seq: i32,
+    tokens: &[LlamaToken],
+    shape: &str,
+) -> Result<(PrefixSource, Duration), LlmError> {
+    let started = Instant::now();
+    if tokens.is_empty() {
+        return Ok((PrefixSource::Evaluated, Duration::ZERO));
+    }
+    let key = cache_key(shared, tokens, shape);
+    let remembered = shared
+        .prefixes
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .get(&key)
+        .cloned();
+    if let Some(state) = remembered {
+        if ctx.state_seq_set(&state, seq).is_ok() && holds(ctx, seq, tokens.len()) {
+            return Ok((PrefixSource::Memory, started.elapsed()));
+        }
+        clear(ctx, seq);
+    }
+    let dir = shared.options.prefix_cache.dir();
+    if let Some(dir) = &dir {
+        let paths = Paths::new(dir, key);
+        if restore_file(shared, ctx, seq, tokens, &paths, shape).is_some() {
+            remember(shared, ctx, seq, key);
+            return Ok((PrefixSource::File, started.elapsed()));
+        }
+        clear(ctx, seq);
+        paths.remove();
+    }
+    evaluate(ctx, batch, seq, 0, tokens)?;
+    remember(shared, ctx, seq, key);
+    if let Some(dir) = &dir {
+        // A cache that cannot be written only costs the next process the evaluation.
+        let _ = save_file(shared, ctx, seq, tokens, &Paths::new(dir, key), shape);
+    }
+    Ok((PrefixSource::Evaluated, started.elapsed()))
+}
+
+fn cache_key(shared: &Shared, tokens: &[LlamaToken], shape: &str) -> u64 {
+    let mut hash = Fnv64::default();
+    hash.write_str(META_VERSION);
+    hash.write_str(&shared.model_key);
+    hash.write_str(LLAMA_CPP);
+    hash.write_str(shape);
+    for token in tokens {
+        hash.write(&token.0.to_le_bytes());
+    }
+    hash.finish()
+}
+
+/// Whether `seq` holds exactly positions `0..len`.
+fn holds(ctx: &LlamaContext<'_>, seq: i32, len: usize) -> bool {
+    ctx.kv_cache_seq_pos_min(seq) == 0
+        && usize::try_from(ctx.kv_cache_seq_pos_max(seq)).ok() == len.checked_sub(1)
+}
+
+fn clear(ctx: &mut LlamaContext<'_>, seq: i32) {
+    let _ = ctx.kv_cache_seq_rm(seq, None, None);
+}
+
+fn remember(shared: &Shared, ctx: &LlamaContext<'_>, seq: i32, key: u64) {
+    if let Ok(state) = ctx.state_seq_get(seq, LlamaStateSeqFlags::empty()) {
+        shared
+            .prefixes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(key, Arc::new(state));
+    }
+}
+
+struct Paths {
+    state: PathBuf,
+    meta: PathBuf,
+}
+
+impl Paths {
+    fn new(dir: &Path, key: u64) -> Self {
+        Self {
+            state: dir.join(format!("{key:016x}.kv")),
+            meta: dir.join(format!("{key:016x}.meta")),
+        }
+    }
+
+    fn remove(&self) {
+        let _ = fs::remove_file(&self.state);
+        let _ = fs::remove_file(&self.meta);
+    }
+}
+
+fn meta_text(shared: &Shared, tokens: usize, bytes: u64, hash: u64, shape: &str) -> String {
+    format!(
+        "{META_VERSION}\nmodel {}\nllama {LLAMA_CPP}\nshape {shape}\ntokens {tokens}\nbytes {bytes}\nhash {hash:016x}\n",
+        shared.model_key
+    )
+}
+
+fn file_hash(path: &Path) -> Option<(u64, u64)> {
+    let bytes = fs::read(path).ok()?;
+    let mut hash = Fnv64::default();
+    hash.write(&bytes);
+    Some((bytes.len() as u64, hash.finish()))
+}
+
+/// Restores `tokens` into `seq` from a valid entry; `None` when there is none.
+fn restore_file(
+    shared: &Shared,
+    ctx: &mut LlamaContext<'_>,
+    seq: i32,
+    tokens: &[LlamaToken],
+    paths: &Paths,
+    shape: &str,
+) -> Option<()> {
+    let meta = fs::read_to_string(&paths.meta).ok()?;
+    let (bytes, hash) = file_hash(&paths.state)?;
+    if meta != meta_text(shared, tokens.len(), bytes, hash, shape) {
+        return None;
+    }
+    let (stored, _) = ctx
+        .state_seq_load_file(&paths.state, seq, tokens.len() + 1)
+        .ok()?;
+    (stored == tokens && holds(ctx, seq, tokens.len())).then_some(())
+}
+
+fn save_file(
+    shared: &Shared,
+    ctx: &LlamaContext<'_>,
+    seq: i32,
+    tokens: &[LlamaToken],
+    paths: &Paths,
+    shape: &str,
+) -> Option<()> {
+    let dir = paths.state.parent()?;
+    fs::create_dir_all(dir).ok()?;
+    let suffix = format!(".tmp{}", std::process::id());
+    let state_tmp = PathBuf::from(format!("{}{suffix}", paths.state.display()));
+    let meta_tmp = PathBuf::from(format!("{}{suffix}", paths.meta.display()));
+    let written = (|| {
+        ctx.state_seq_save_file(&state_tmp, seq, tokens).ok()?;
+        let (bytes, hash) = file_hash(&state_tmp)?;
+        fs::write(
+            &meta_tmp,
+            meta_text(shared, tokens.len(), bytes, hash, shape),
+        )
+        .ok()?;
+        // State first: a reader that finds the new meta finds its state.
+        fs::rename(&state_tmp, &paths.state).ok()?;
+        fs::rename(&meta_tmp, &paths.meta).ok()
+    })();
+    if written.is_none() {
+        let _ = fs::remove_file(&state_tmp);
+        let _ = fs::remove_file(&meta_tmp);
+    }
+    written
+}

@@ -1,0 +1,347 @@
+//! What the worker does with each command: the session's state in its llama.cpp context
+//! (conversation, channels, sampler) and one method per command.
+//!
+//! Nothing a model or user does may abort or panic: an input that cannot fit even a fresh
+//! conversation is [`LlmError::PromptTooLong`]; one that does not fit after the history is
+//! [`LlmError::ContextFull`] (the session is left as it was, `clear()` starts over); a context
+//! that fills during generation ends the turn with `ContextFull`. A failed llama.cpp
+//! evaluation leaves the cache in an unknown state, so the session refuses further turns
+//! until `clear()`.
+
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
+
+use llama_cpp_2::context::params::LlamaContextParams;
+
+use super::constrain::Program;
+use super::conversation::{CONVERSATION, Conversation};
+use super::decode::{self, End, Events, Start};
+use super::format::{self, PromptFormat, State};
+use super::handle::{SessionStats, TurnStats};
+use super::model::{Shared, TokenKind, context_size};
+use super::prefix;
+use super::sampler::Sampler;
+use super::scoring::Channels;
+use super::steering::{self, Steering};
+use crate::agent::{ChatConfig, ChatEvent, LlmError, ResultMessage, TurnInput, TurnRequest};
+use crate::tool::ToolDeclaration;
+
+/// With `AGENT_RS_TRACE=1` in the environment, every rendered prompt is written to stderr
+/// (control pieces in ⟦…⟧): for seeing what a model is shown while tuning prompts.
+pub(crate) fn tracing_prompts() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("AGENT_RS_TRACE").is_some_and(|v| v == "1"))
+}
+
+fn trace(what: &str, prompt: &format::Prompt) {
+    if !tracing_prompts() {
+        return;
+    }
+    let mut text = String::new();
+    for piece in prompt.pieces() {
+        match piece {
+            format::Piece::Control(c) => {
+                text.push('⟦');
+                text.push_str(c);
+                text.push('⟧');
+            }
+            format::Piece::Text(t) => text.push_str(t),
+        }
+    }
+    eprintln!("--- {what} ---\n{text}");
+}
+
+/// Room kept free for the reply when a new input is admitted.
+const MIN_REPLY_TOKENS: usize = 16;
+
+/// One session's inference state; see the module doc.
+pub(crate) struct Session<'m> {
+    shared: &'m Shared,
+    conversation: Conversation<'m>,
+    channels: Channels,
+    sampler: Sampler,
+    config: ChatConfig,
+    stats: Arc<Mutex<SessionStats>>,
+}
+
+impl<'m> Session<'m> {
+    /// Creates the context, restores or evaluates the preamble and the channels.
+    pub(crate) fn start(
+        shared: &'m Shared,
+        config: ChatConfig,
+        stats: Arc<Mutex<SessionStats>>,
+    ) -> Result<Self, LlmError> {
+        let options = &shared.options;
+        let threads = i32::try_from(options.threads.max(1)).unwrap_or(i32::MAX);
+        let batch_size = options.batch_size.max(1);
+        let sequences = 1 + u32::try_from(config.channels.len()).unwrap_or(0);
+        let params = LlamaContextParams::default()
+            .with_n_ctx(Some(context_size(options)))
+            .with_n_batch(batch_size)
+            .with_n_ubatch(batch_size)
+            .with_n_seq_max(sequences)
+            .with_kv_unified(true)
+            .with_n_threads(threads)
+            .with_n_threads_batch(threads);
+        let mut ctx = shared
+            .model
+            .new_context(shared.backend, params)
+            .map_err(|e| LlmError::Load(format!("could not create a llama.cpp context: {e}")))?;
+        let shape = format!(
+            "ctx{}-seq{sequences}-unified-{}",
+            ctx.n_ctx(),
+            shared.format.name()
+        );
+        let batch = usize::try_from(batch_size).unwrap_or(512);
+        let mut tokens = vec![shared.model.vocab().bos()];
+        tokens.extend(shared.tokenize(&format::preamble(
+            shared.format.format(),
+            &config,
+            options.preamble_examples,
+        )));
+        let capacity = usize::try_from(ctx.n_ctx()).unwrap_or(usize::MAX);
+        if tokens.len() + MIN_REPLY_TOKENS > capacity {
+            return Err(LlmError::PromptTooLong {
+                tokens: tokens.len(),
+                capacity,
+            });
+        }
+        trace(
+            "preamble",
+            &format::preamble(shared.format.format(), &config, options.preamble_examples),
+        );
+        let mut scratch = llama_cpp_2::llama_batch::LlamaBatch::new(batch, 1);
+        let (preamble_source, preamble_time) = prefix::load(
+            shared,
+            &mut ctx,
+            &mut scratch,
+            CONVERSATION,
+            &tokens,
+            &shape,
+        )?;
+        let channels_started = Instant::now();
+        let (channels, channels_source) =
+            Channels::prepare(shared, &mut ctx, batch, &config.channels, 1, &shape)?;
+        {
+            let mut stats = stats.lock().unwrap_or_else(PoisonError::into_inner);
+            stats.preamble_tokens = tokens.len();
+            stats.preamble_source = preamble_source;
+            stats.preamble_time = preamble_time;
+            stats.channels = config.channels.len();
+            stats.channels_source = channels_source;
+            stats.channels_time = channels_started.elapsed();
+            stats.context_capacity = capacity;
+        }
+        Ok(Self {
+            shared,
+            conversation: Conversation::new(shared, ctx, batch, tokens.len()),
+            channels,
+            sampler: Sampler::new(options.temperature, options.seed),
+            config,
+            stats,
+        })
+    }
+
+    /// Forgets the conversation, keeping the preamble and channels.
+    pub(crate) fn reset(&mut self) {
+        self.conversation.reset();
+        let mut stats = self.stats.lock().unwrap_or_else(PoisonError::into_inner);
+        stats.turns = 0;
+        stats.last_turn = TurnStats::default();
+    }
+
+    /// Marks the session unusable after a panic in one of its commands.
+    pub(crate) fn poison(&mut self) {
+        self.conversation.broken =
+            Some("the inference thread panicked; clear() the session".to_owned());
+    }
+
+    /// Runs one turn, streaming its events; errors are sent as the turn's last event.
+    pub(crate) fn turn(&mut self, request: TurnRequest, events: &Events) {
+        let started = Instant::now();
+        match self.run_turn(request, events, started) {
+            Ok(turn) => {
+                let mut stats = self.stats.lock().unwrap_or_else(PoisonError::into_inner);
+                stats.turns += 1;
+                stats.last_turn = turn;
+            }
+            Err(error) => events.send(Err(error)),
+        }
+    }
+
+    fn run_turn(
+        &mut self,
+        request: TurnRequest,
+        events: &Events,
+        started: Instant,
+    ) -> Result<TurnStats, LlmError> {
+        if let Some(reason) = &self.conversation.broken {
+            return Err(LlmError::Inference(reason.clone()));
+        }
+        let format = self.shared.format.format();
+        let options = &self.shared.options;
+        let steering = steering::steer(format, &self.config, &request, options.value_hints)
+            .map_err(LlmError::Grammar)?;
+        let hints = steering::hints(
+            format,
+            &request.tool_choice,
+            &request.values,
+            options.value_hints,
+        );
+        let prompt = format::input(
+            format,
+            self.conversation.state,
+            &request.input,
+            &hints,
+            true,
+        );
+        trace("input", &prompt);
+        let mut tokens = self.conversation.pending.clone();
+        tokens.extend(self.shared.tokenize(&prompt));
+        self.conversation.admit(tokens.len(), MIN_REPLY_TOKENS)?;
+        let mut turn = TurnStats {
+            tokens_appended: tokens.len(),
+            constrained: steering.is_call(),
+            ..TurnStats::default()
+        };
+        let idx = self.conversation.append(&tokens)?;
+        self.conversation.pending.clear();
+        self.conversation.state = State {
+            model_turn_open: true,
+            after_call: false,
+        };
+        turn.prefill_time = started.elapsed();
+        self.sampler.counters = Default::default();
+        let generation_started = Instant::now();
+        let start = Start {
+            idx,
+            first: None,
+            turn_started: started,
+        };
+        let (end, generated) = match steering {
+            Steering::Text => decode::text(
+                &mut self.conversation,
+                &mut self.sampler,
+                start,
+                events,
+                options.max_text_tokens,
+            )?,
+            Steering::Call { tools, program } => {
+                self.write_call(&tools, &program, start, events)?
+            }
+            Steering::Auto { tools, program } => {
+                let first = self.sampler.pick_text(&self.conversation.ctx, idx);
+                let table = self.shared.tokens();
+                let starts_call = table.kind(first) == TokenKind::Text
+                    && program.start().accepts(table.piece(first));
+                let start = Start {
+                    first: Some(first),
+                    ..start
+                };
+                if starts_call {
+                    turn.constrained = true;
+                    self.write_call(&tools, &program, start, events)?
+                } else {
+                    decode::text(
+                        &mut self.conversation,
+                        &mut self.sampler,
+                        start,
+                        events,
+                        options.max_text_tokens,
+                    )?
+                }
+            }
+        };
+        if end == End::Cancelled {
+            turn.cancelled = true;
+        }
+        turn.sampled_tokens = generated.sampled;
+        turn.forced_tokens = generated.forced;
+        turn.time_to_first_token = generated.first_token;
+        turn.generation_time = generation_started.elapsed();
+        turn.sampler = self.sampler.counters;
+        turn.context_tokens = self.conversation.n_past() + self.conversation.pending.len();
+        turn.kv_cache_tokens = self.conversation.kv_tokens();
+        Ok(turn)
+    }
+
+    /// Writes a call and sends it.
+    fn write_call(
+        &mut self,
+        tools: &[ToolDeclaration],
+        program: &Program,
+        start: Start,
+        events: &Events,
+    ) -> Result<(End, decode::Generated), LlmError> {
+        let format = self.shared.format.format();
+        let limit = self.shared.options.max_call_tokens;
+        let parse_special = self.shared.format == PromptFormat::FunctionGemma;
+        let (end, generated) = decode::call(
+            &mut self.conversation,
+            &mut self.sampler,
+            program,
+            start,
+            events,
+            limit,
+            parse_special,
+        )?;
+        match end {
+            End::Finished => {
+                let text = String::from_utf8_lossy(&generated.bytes);
+                let refs: Vec<&ToolDeclaration> = tools.iter().collect();
+                let call =
+                    format::parse_call(format, &text, &refs).map_err(LlmError::InvalidOutput)?;
+                self.conversation.state.after_call = true;
+                events.send(Ok(ChatEvent::Call(call)));
+            }
+            End::TokenLimit => return Err(LlmError::TurnTooLong { max_tokens: limit }),
+            End::Cancelled => {}
+        }
+        Ok((end, generated))
+    }
+
+    /// Appends results without asking for a reply.
+    pub(crate) fn record(&mut self, results: Vec<ResultMessage>) {
+        if self.conversation.broken.is_some() {
+            return;
+        }
+        let format = self.shared.format.format();
+        let prompt = format::input(
+            format,
+            self.conversation.state,
+            &TurnInput::Results(results),
+            "",
+            false,
+        );
+        let mut tokens = self.conversation.pending.clone();
+        tokens.extend(self.shared.tokenize(&prompt));
+        // No turn is running, so nothing can be reported: results that do not fit are dropped
+        // (the next turn then reports a full context), a failed evaluation breaks the session.
+        if self.conversation.admit(tokens.len(), 0).is_err() {
+            return;
+        }
+        if self.conversation.append(&tokens).is_ok() {
+            self.conversation.pending.clear();
+            self.conversation.state = State::default();
+        }
+    }
+
+    /// Scores `text` under the `wanted` channels.
+    pub(crate) fn score(
+        &mut self,
+        text: &str,
+        wanted: &[usize],
+    ) -> Result<Option<Vec<f32>>, LlmError> {
+        if self.channels.is_empty() {
+            return Ok(None);
+        }
+        let started = Instant::now();
+        let scores = self
+            .channels
+            .score(self.shared, &mut self.conversation.ctx, text, wanted)?;
+        let mut stats = self.stats.lock().unwrap_or_else(PoisonError::into_inner);
+        stats.last_score_time = Some(started.elapsed());
+        stats.last_score_channels = wanted.len();
+        Ok(Some(scores))
+    }
+}

@@ -1,0 +1,50 @@
+//! [`Messages`]: every sentence the runtime itself says — to the person (notices, default
+//! answers) and to the model (why a call was refused, how a result was cut) — in one value an
+//! app can replace. The defaults are Korean, the language of the demo domain.
+
+use std::borrow::Cow;
+
+/// The runtime's own words; see the module doc. Construct with struct update syntax:
+/// `Messages { turn_limit: "…".into(), ..Messages::default() }`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Messages {
+    /// Told to the user, and to the model for the calls it made last, at the turn limit.
+    pub turn_limit: Cow<'static, str>,
+    /// Shown once the conversation reaches the soft history limit.
+    pub long_conversation: Cow<'static, str>,
+    /// The reason given to the model for a repeated call.
+    pub repeated_call: Cow<'static, str>,
+    /// Added to a result the size cap had to cut.
+    pub truncated_hint: Cow<'static, str>,
+    /// The answer when a call was cancelled and the model wrote nothing usable.
+    pub after_cancel: Cow<'static, str>,
+    /// The answer when a call succeeded and the model wrote nothing usable.
+    pub after_success: Cow<'static, str>,
+    /// The answer when a call failed and the model wrote nothing usable.
+    pub after_error: Cow<'static, str>,
+    /// The answer when no tool was needed and the model wrote nothing usable.
+    pub no_answer: Cow<'static, str>,
+    /// Describes requests that need no tool, for the tool-choice stage's channel scoring.
+    pub chat_channel: Cow<'static, str>,
+}
+
+impl Default for Messages {
+    fn default() -> Self {
+        Self {
+            turn_limit: "도구 호출 루프가 너무 길어 중단했습니다.".into(),
+            long_conversation: "대화가 길어졌어요. 새 대화를 시작하면 더 정확하게 답할 수 있어요."
+                .into(),
+            repeated_call: "같은 도구를 같은 인자로 이미 호출했습니다. 앞의 결과를 사용해 답하세요."
+                .into(),
+            truncated_hint:
+                "결과가 너무 길어 일부만 보냅니다. 항목 하나를 자세히 보려면 단건 조회 도구를 사용하세요."
+                    .into(),
+            after_cancel: "알겠어요, 실행하지 않았어요.".into(),
+            after_success: "완료했어요.".into(),
+            after_error: "요청을 처리하지 못했어요.".into(),
+            no_answer: "죄송해요, 잘 이해하지 못했어요. 다시 말씀해 주시겠어요?".into(),
+            chat_channel: "도구 없이 말로 답하는 대화: 인사, 감사, 잡담, 일반적인 질문".into(),
+        }
+    }
+}

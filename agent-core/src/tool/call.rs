@@ -1,0 +1,89 @@
+//! What a handler receives and how it is called: [`CallContext`] (the validated arguments and
+//! the registry's dependencies) and [`ToolHandler`], the one type-erased boundary between
+//! typed tool fns and the runtime.
+//!
+//! A `CallContext` can only be made by the dispatcher, after the name was looked up, the
+//! arguments validated and — for a destructive tool — the person asked. So a handler, even
+//! one an app wrote by hand, never runs on arguments that skipped those gates.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+
+use serde_json::Value;
+
+use super::deps::{Dep, Deps};
+use super::error::{ErrorCode, ToolError};
+use super::result::ToolResult;
+
+/// A boxed, `Send` future: what handlers and confirmers return.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// One call of a tool, as its handler receives it.
+pub struct CallContext {
+    args: Value,
+    deps: Deps,
+}
+
+impl CallContext {
+    /// Only the dispatcher creates contexts (see the module doc).
+    pub(crate) fn new(args: Value, deps: Deps) -> Self {
+        Self { args, deps }
+    }
+
+    /// The arguments, already validated against the tool's schema.
+    pub fn args(&self) -> &Value {
+        &self.args
+    }
+
+    /// The dependencies the registry was built with.
+    pub fn deps(&self) -> &Deps {
+        &self.deps
+    }
+
+    /// The dependency of type `T`, or the `handler_error` a tool answers when it is missing
+    /// (only hand-built tools can miss one: the registry checks `#[tool]` dependencies when
+    /// it is built).
+    pub fn dep<T: std::any::Any + Send + Sync>(&self) -> Result<Dep<T>, ToolError> {
+        self.deps.get::<T>().ok_or_else(|| {
+            ToolError::new(
+                ErrorCode::HandlerError,
+                format!(
+                    "the tool needs a `{}` that was not provided",
+                    std::any::type_name::<T>()
+                ),
+            )
+        })
+    }
+}
+
+impl fmt::Debug for CallContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CallContext")
+            .field("args", &self.args)
+            .field("deps", &self.deps)
+            .finish()
+    }
+}
+
+/// Runs a call.
+///
+/// Implemented for every `Fn(CallContext) -> impl Future<Output = ToolResult>`, which is what
+/// hand-built tools pass to
+/// [`ToolDefinitionBuilder::handler`](crate::ToolDefinitionBuilder::handler); the runtime's
+/// layers (confirmation, time limit) implement it by wrapping another handler.
+pub trait ToolHandler: Send + Sync + 'static {
+    /// Runs the call. Must not block the async runtime for long: do I/O in
+    /// `spawn_blocking` or with async clients.
+    fn call(&self, call: CallContext) -> BoxFuture<'static, ToolResult>;
+}
+
+impl<F, Fut> ToolHandler for F
+where
+    F: Fn(CallContext) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = ToolResult> + Send + 'static,
+{
+    fn call(&self, call: CallContext) -> BoxFuture<'static, ToolResult> {
+        Box::pin(self(call))
+    }
+}

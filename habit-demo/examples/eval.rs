@@ -1,0 +1,711 @@
+//! The habit coach's evaluation: how well the on-device model uses the six tools, on a Korean
+//! set of requests split into a dev half (tune on it) and a held-out half (only report it).
+//!
+//! ```sh
+//! cargo run --release -p habit-demo --example eval                       # dev, every case shown
+//! cargo run --release -p habit-demo --example eval -- --split heldout    # figures only
+//! cargo run --release -p habit-demo --example eval -- --router-only      # tool choice without a model
+//! ```
+//!
+//! Each case runs in a fresh session (the preamble restored, not re-evaluated) over a fresh
+//! in-memory database holding three habits (see `examples/eval/cases.schema.md`), with today
+//! fixed at 2025-03-10, greedy decoding, and every confirmation approved. What is measured:
+//!
+//! - **valid calls** — of all calls the model wrote, those the dispatcher did not refuse as
+//!   `validation` or `unknown_tool`;
+//! - **right tool** — cases whose sequence of tools matches the expected one (or an
+//!   alternative);
+//! - **right arguments** — cases whose calls match in tools *and* arguments;
+//! - **restraint** — cases needing no tool in which none was called;
+//! - **text after results** — cases with calls whose turn ended in the model's own words (not
+//!   the runtime's default answer);
+//! - median time to the first answer character and to the end of the turn, tool execution
+//!   included.
+//!
+//! Flags: `--split dev|heldout`, `--strategy combined|router|channels|model`,
+//! `--format json|python|function_gemma`, `--limit N`, `--hints N` (labelled values listed
+//! per restricted parameter, 0 = none), `--preamble-examples N` (per tool), `--threads N`,
+//! `--router-only`, `--choice-only` (tool choice with the model's channel scores, under a
+//! grid of combination weights), `--quiet`.
+//! Model: `$GEMMA_MODEL` or the cache of `scripts/fetch-model.sh`.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use agent_core::choice::{Candidate, Chooser, Strategy};
+use agent_core::llm::gemma::{GemmaBackend, GemmaOptions, PromptFormat};
+use agent_core::{Agent, AgentEvent, ApproveAll, ChatConfig, Messages, Registry, ToolResult};
+use habit_tools::{
+    COACH_INSTRUCTIONS, Coach, Date, FixedClock, NewEntry, NewHabit, Store, TrackerValue,
+};
+use serde_json::Value;
+
+fn main() {
+    let args = Args::parse();
+    let cases = load_cases(&args.split);
+    let cases: Vec<Case> = cases
+        .into_iter()
+        .take(args.limit.unwrap_or(usize::MAX))
+        .collect();
+    if args.router_only {
+        router_only(&cases, &args);
+        return;
+    }
+    let choice_only = args.choice_only;
+    let path = GemmaBackend::default_model_path();
+    if !path.exists() {
+        fail(&format!(
+            "model not found at {} — run scripts/fetch-model.sh or set GEMMA_MODEL",
+            path.display()
+        ));
+    }
+    let mut options = GemmaOptions::default();
+    options.format = args.format;
+    if let Some(threads) = args.threads {
+        options.threads = threads;
+    }
+    if let Some(hints) = args.hints {
+        options.value_hints = hints;
+    }
+    if let Some(examples) = args.preamble_examples {
+        options.preamble_examples = examples;
+    }
+    let backend = GemmaBackend::load(&path, options).unwrap_or_else(|e| fail(&e.to_string()));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap_or_else(|e| fail(&format!("tokio runtime: {e}")));
+    println!(
+        "split {} · {} cases · strategy {:?} · format {} · threads {} · load average {}",
+        args.split,
+        cases.len(),
+        args.strategy,
+        backend.format().name(),
+        backend.options().threads,
+        load_average()
+    );
+    if choice_only {
+        choice_grid(&backend, &runtime, &cases);
+        return;
+    }
+    let mut tally = Tally::default();
+    let started = Instant::now();
+    for case in &cases {
+        let (registry, _clock) = seeded_registry();
+        let config = ChatConfig::new(COACH_INSTRUCTIONS, &registry);
+        let session = backend
+            .session(config)
+            .unwrap_or_else(|e| fail(&format!("session: {e}")));
+        let record = Arc::new(Mutex::new(Record::default()));
+        let sink = Arc::clone(&record);
+        let turn_started = Instant::now();
+        let mut agent = Agent::new(session, Arc::clone(&registry))
+            .with_confirmer(ApproveAll)
+            .with_chooser(
+                Chooser::new(&registry, &Messages::default().chat_channel)
+                    .with_strategy(args.strategy),
+            )
+            .with_events(move |event| {
+                sink.lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .observe(event, turn_started)
+            });
+        let outcome = runtime.block_on(agent.send(&case.request));
+        let total = turn_started.elapsed();
+        let record = record.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let verdict = judge(case, &record, outcome.as_ref().err().map(|e| e.to_string()));
+        tally.add(case, &record, &verdict, total);
+        if !args.quiet && args.split == "dev" {
+            println!(
+                "{} {} {} [{}] {}\n    plan {:?} ← router {} · channels {}\n    made {}\n    said {:?}{}  ({:.1} s)",
+                mark(verdict.tool_ok),
+                mark(verdict.args_ok),
+                case.id,
+                case.category,
+                case.request,
+                record.plan,
+                record.ranked.join(" | "),
+                record.channels.join(", "),
+                record.describe_calls(),
+                record.answer.trim(),
+                if record.default_answer {
+                    " (default)"
+                } else {
+                    ""
+                },
+                total.as_secs_f64()
+            );
+            if let Some(error) = &verdict.error {
+                println!("    error {error}");
+            }
+        }
+    }
+    println!();
+    tally.print(started.elapsed());
+}
+
+/// What one case should lead to.
+#[derive(Debug, Clone)]
+struct Case {
+    id: String,
+    category: String,
+    request: String,
+    /// The expected call sequence, then its alternatives.
+    expectations: Vec<Vec<ExpectedCall>>,
+}
+
+#[derive(Debug, Clone)]
+struct ExpectedCall {
+    tool: String,
+    /// Alternatives: each maps an argument to a matcher.
+    args: Vec<BTreeMap<String, Value>>,
+}
+
+fn load_cases(split: &str) -> Vec<Case> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join("eval")
+        .join(format!("{split}.json"));
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
+    let file: Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
+    let calls = |list: &Value| -> Vec<ExpectedCall> {
+        list.as_array()
+            .into_iter()
+            .flatten()
+            .map(|call| ExpectedCall {
+                tool: call["tool"].as_str().unwrap_or_default().to_owned(),
+                args: call["args"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|alt| {
+                        alt.as_object()
+                            .map(|o| o.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+                            .unwrap_or_default()
+                    })
+                    .collect(),
+            })
+            .collect()
+    };
+    file["cases"]
+        .as_array()
+        .unwrap_or_else(|| fail("no cases"))
+        .iter()
+        .map(|case| {
+            let mut expectations = vec![calls(&case["expect"])];
+            for alternative in case["alternatives"].as_array().into_iter().flatten() {
+                expectations.push(calls(alternative));
+            }
+            Case {
+                id: case["id"].as_str().unwrap_or_default().to_owned(),
+                category: case["category"].as_str().unwrap_or_default().to_owned(),
+                request: case["request"].as_str().unwrap_or_default().to_owned(),
+                expectations,
+            }
+        })
+        .collect()
+}
+
+/// Whether `value` (absent: `None`) satisfies a matcher of the case file.
+fn matches(matcher: &Value, value: Option<&Value>) -> bool {
+    let lower = |v: &Value| v.as_str().map(str::to_lowercase);
+    if let Some(expected) = matcher.get("eq") {
+        return value == Some(expected);
+    }
+    if let Some(options) = matcher.get("one_of").and_then(Value::as_array) {
+        return value.is_some_and(|v| options.contains(v));
+    }
+    if let Some(options) = matcher.get("absent_or_one_of").and_then(Value::as_array) {
+        return value.is_none_or(|v| v.is_null() || options.contains(v));
+    }
+    if let Some(words) = matcher.get("contains_any").and_then(Value::as_array) {
+        let Some(text) = value.and_then(lower) else {
+            return false;
+        };
+        return words.iter().filter_map(lower).any(|w| text.contains(&w));
+    }
+    if matcher.get("absent").is_some() {
+        return value.is_none_or(Value::is_null);
+    }
+    false
+}
+
+/// What happened in one case.
+#[derive(Debug, Clone, Default)]
+struct Record {
+    plan: Vec<String>,
+    ranked: Vec<String>,
+    channels: Vec<String>,
+    calls: Vec<(String, Value)>,
+    statuses: Vec<ToolResult>,
+    answer: String,
+    default_answer: bool,
+    first_text: Option<Duration>,
+}
+
+impl Record {
+    fn observe(&mut self, event: AgentEvent, started: Instant) {
+        match event {
+            AgentEvent::Planned(decision) => {
+                self.plan = decision.plan;
+                self.ranked = decision
+                    .ranked
+                    .iter()
+                    .take(3)
+                    .map(|r| format!("{:?} {:.2}", r.plan, r.score))
+                    .collect();
+                self.channels = decision
+                    .channel_scores
+                    .iter()
+                    .map(|(c, s)| {
+                        format!(
+                            "{} {s:.1}",
+                            match c {
+                                Candidate::Tool(t) => t.as_str(),
+                                Candidate::Chat => "chat",
+                            }
+                        )
+                    })
+                    .collect();
+            }
+            AgentEvent::ToolCallRequested { name, args, .. } => self.calls.push((name, args)),
+            AgentEvent::ToolResult { result, .. } => self.statuses.push(result),
+            AgentEvent::TextDelta(delta) => {
+                if !delta.trim().is_empty() {
+                    self.first_text.get_or_insert_with(|| started.elapsed());
+                }
+                self.answer.push_str(&delta);
+            }
+            AgentEvent::DefaultAnswer { .. } => self.default_answer = true,
+            _ => {}
+        }
+    }
+
+    fn describe_calls(&self) -> String {
+        if self.calls.is_empty() {
+            return "-".to_owned();
+        }
+        self.calls
+            .iter()
+            .zip(
+                self.statuses
+                    .iter()
+                    .map(Some)
+                    .chain(std::iter::repeat(None)),
+            )
+            .map(|((name, args), status)| {
+                let status = status.map_or("?".to_owned(), |s| match s {
+                    ToolResult::Error(e) => e.code().to_owned(),
+                    other => other.status().to_owned(),
+                });
+                format!("{name}({args}) → {status}")
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+struct Verdict {
+    tool_ok: bool,
+    args_ok: bool,
+    error: Option<String>,
+}
+
+fn judge(case: &Case, record: &Record, error: Option<String>) -> Verdict {
+    let names: Vec<&str> = record.calls.iter().map(|(n, _)| n.as_str()).collect();
+    let tool_ok = case.expectations.iter().any(|expected| {
+        expected.len() == names.len() && expected.iter().zip(&names).all(|(e, n)| e.tool == *n)
+    });
+    let args_ok = case.expectations.iter().any(|expected| {
+        expected.len() == record.calls.len()
+            && expected.iter().zip(&record.calls).all(|(e, (name, args))| {
+                e.tool == *name
+                    && e.args
+                        .iter()
+                        .any(|alt| alt.iter().all(|(key, m)| matches(m, args.get(key))))
+            })
+    });
+    Verdict {
+        tool_ok,
+        args_ok,
+        error,
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    cases: usize,
+    tool_ok: usize,
+    args_ok: usize,
+    none_cases: usize,
+    restrained: usize,
+    calls: usize,
+    valid_calls: usize,
+    with_calls: usize,
+    text_after: usize,
+    errors: usize,
+    first_text: Vec<Duration>,
+    totals: Vec<Duration>,
+    by_category: BTreeMap<String, (usize, usize, usize)>,
+}
+
+impl Tally {
+    fn add(&mut self, case: &Case, record: &Record, verdict: &Verdict, total: Duration) {
+        self.cases += 1;
+        self.tool_ok += usize::from(verdict.tool_ok);
+        self.args_ok += usize::from(verdict.args_ok);
+        self.errors += usize::from(verdict.error.is_some());
+        let entry = self.by_category.entry(case.category.clone()).or_default();
+        entry.0 += 1;
+        entry.1 += usize::from(verdict.tool_ok);
+        entry.2 += usize::from(verdict.args_ok);
+        if case.expectations.first().is_some_and(Vec::is_empty) {
+            self.none_cases += 1;
+            self.restrained += usize::from(record.calls.is_empty());
+        }
+        self.calls += record.calls.len();
+        self.valid_calls += record
+            .statuses
+            .iter()
+            .filter(|s| {
+                !s.as_error()
+                    .is_some_and(|e| e.code() == "validation" || e.code() == "unknown_tool")
+            })
+            .count();
+        if !record.calls.is_empty() {
+            self.with_calls += 1;
+            self.text_after += usize::from(
+                !record.default_answer && record.answer.trim().chars().any(char::is_alphanumeric),
+            );
+        }
+        if let Some(first) = record.first_text {
+            self.first_text.push(first);
+        }
+        self.totals.push(total);
+    }
+
+    fn print(&self, elapsed: Duration) {
+        let pct = |a: usize, b: usize| {
+            if b == 0 {
+                0.0
+            } else {
+                100.0 * a as f64 / b as f64
+            }
+        };
+        println!(
+            "valid calls        {:5.1}%  ({}/{})",
+            pct(self.valid_calls, self.calls),
+            self.valid_calls,
+            self.calls
+        );
+        println!(
+            "right tool         {:5.1}%  ({}/{})",
+            pct(self.tool_ok, self.cases),
+            self.tool_ok,
+            self.cases
+        );
+        println!(
+            "right arguments    {:5.1}%  ({}/{})",
+            pct(self.args_ok, self.cases),
+            self.args_ok,
+            self.cases
+        );
+        println!(
+            "restraint          {:5.1}%  ({}/{})",
+            pct(self.restrained, self.none_cases),
+            self.restrained,
+            self.none_cases
+        );
+        println!(
+            "text after results {:5.1}%  ({}/{})",
+            pct(self.text_after, self.with_calls),
+            self.text_after,
+            self.with_calls
+        );
+        println!("turn errors        {}", self.errors);
+        println!(
+            "median first text  {:.2} s",
+            median(&self.first_text).as_secs_f64()
+        );
+        println!(
+            "median full turn   {:.2} s",
+            median(&self.totals).as_secs_f64()
+        );
+        for (category, (n, tool, args)) in &self.by_category {
+            println!("  {category:<7} tool {tool}/{n}  args {args}/{n}");
+        }
+        println!("({:.0} s in all)", elapsed.as_secs_f64());
+    }
+}
+
+fn median(values: &[Duration]) -> Duration {
+    let mut sorted = values.to_vec();
+    sorted.sort();
+    sorted.get(sorted.len() / 2).copied().unwrap_or_default()
+}
+
+/// Tool choice alone, with the model's channel scores for every channel: how the combined
+/// strategy would decide under several weightings (no calls are written).
+fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases: &[Case]) {
+    use agent_core::ChatSession;
+    let (registry, _clock) = seeded_registry();
+    let config = ChatConfig::new(COACH_INSTRUCTIONS, &registry);
+    let mut session = backend
+        .session(config)
+        .unwrap_or_else(|e| fail(&format!("session: {e}")));
+    let base = Chooser::new(&registry, &Messages::default().chat_channel);
+    let all: Vec<usize> = (0..base.channels().len()).collect();
+    let mut scored = Vec::new();
+    let started = Instant::now();
+    for case in cases {
+        let scores = runtime
+            .block_on(session.score(&case.request, &all))
+            .unwrap_or_else(|e| fail(&format!("score: {e}")))
+            .unwrap_or_default();
+        scored.push(scores);
+    }
+    println!(
+        "scored {} cases in {:.1} s",
+        cases.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let judge_plan = |case: &Case, plan: &[String]| {
+        case.expectations.iter().any(|expected| {
+            expected.len() == plan.len() && expected.iter().zip(plan).all(|(e, p)| e.tool == *p)
+        })
+    };
+    let mut rows = Vec::new();
+    for strategy in [Strategy::Router, Strategy::Channels] {
+        let chooser = base.clone().with_strategy(strategy);
+        let right = cases
+            .iter()
+            .zip(&scored)
+            .filter(|(case, scores)| {
+                let ranked = chooser.router().rank(&case.request);
+                judge_plan(case, &chooser.decide(ranked, &all, Some(scores)).plan)
+            })
+            .count();
+        rows.push((format!("{strategy:?}"), right));
+    }
+    for candidates in [2, 3, 7] {
+        for router_t in [0.02, 0.05, 0.1] {
+            for channel_t in [1.0, 3.0] {
+                for weight in [0.25, 0.5, 1.0] {
+                    let chooser = base
+                        .clone()
+                        .with_strategy(Strategy::Combined)
+                        .with_tuning(candidates, router_t, channel_t, weight);
+                    let right = cases
+                        .iter()
+                        .zip(&scored)
+                        .filter(|(case, scores)| {
+                            let ranked = chooser.router().rank(&case.request);
+                            let wanted = chooser.channels_to_score(&ranked);
+                            let picked: Vec<f32> = wanted.iter().map(|&i| scores[i]).collect();
+                            judge_plan(case, &chooser.decide(ranked, &wanted, Some(&picked)).plan)
+                        })
+                        .count();
+                    rows.push((
+                        format!("combined k{candidates} rt{router_t} ct{channel_t} w{weight}"),
+                        right,
+                    ));
+                }
+            }
+        }
+    }
+    let default = Chooser::new(&registry, &Messages::default().chat_channel);
+    let right = cases
+        .iter()
+        .zip(&scored)
+        .filter(|(case, scores)| {
+            let ranked = default.router().rank(&case.request);
+            let wanted = default.channels_to_score(&ranked);
+            let picked: Vec<f32> = wanted.iter().map(|&i| scores[i]).collect();
+            judge_plan(case, &default.decide(ranked, &wanted, Some(&picked)).plan)
+        })
+        .count();
+    println!(
+        "{:<40} {right}/{}",
+        "combined (the default tuning)",
+        cases.len()
+    );
+    for (name, right) in &rows[..2] {
+        println!("{name:<40} {right}/{}", cases.len());
+    }
+    rows.sort_by_key(|row| std::cmp::Reverse(row.1));
+    println!("best of the grid:");
+    for (name, right) in rows.iter().take(5) {
+        println!("  {name:<38} {right}/{}", cases.len());
+    }
+}
+
+/// Tool choice alone, without a model: the router's plan against the expected tools.
+fn router_only(cases: &[Case], args: &Args) {
+    let (registry, _clock) = seeded_registry();
+    let chooser =
+        Chooser::new(&registry, &Messages::default().chat_channel).with_strategy(Strategy::Router);
+    let mut right = 0;
+    for case in cases {
+        let ranked = chooser.router().rank(&case.request);
+        let plan: Vec<&str> = ranked
+            .first()
+            .map(|r| r.plan.iter().map(String::as_str).collect())
+            .unwrap_or_default();
+        let ok = case.expectations.iter().any(|expected| {
+            expected.len() == plan.len() && expected.iter().zip(&plan).all(|(e, p)| e.tool == *p)
+        });
+        right += usize::from(ok);
+        if !args.quiet && args.split == "dev" {
+            let top: Vec<String> = ranked
+                .iter()
+                .take(3)
+                .map(|r| format!("{:?} {:.2}", r.plan, r.score))
+                .collect();
+            println!(
+                "{} {} [{}] {}\n    {}",
+                mark(ok),
+                case.id,
+                case.category,
+                case.request,
+                top.join(" | ")
+            );
+        }
+    }
+    println!(
+        "router right tool {right}/{} ({:.1}%)",
+        cases.len(),
+        100.0 * right as f64 / cases.len().max(1) as f64
+    );
+}
+
+/// The eval's world: a fresh in-memory store with habits 1–3, habit 1 done on the two days
+/// before today, today 2025-03-10.
+fn seeded_registry() -> (Arc<Registry>, Arc<FixedClock>) {
+    let clock = Arc::new(FixedClock::new(Date::constant(2025, 3, 1)));
+    let store = Store::open_in_memory().unwrap_or_else(|e| fail(&format!("store: {e}")));
+    let coach = Coach::new(
+        Arc::new(store),
+        Arc::clone(&clock) as Arc<dyn habit_tools::Clock>,
+    );
+    for (protocol, text) in [
+        ("build.morning-walk", "아침 커피 후 10분 걷기"),
+        ("build.read-10-pages", "자기 전 책 10쪽 읽기"),
+        ("break.late-night-snacking", "밤 9시 이후 보리차 마시기"),
+    ] {
+        coach
+            .add_habit(NewHabit {
+                protocol_id: protocol.into(),
+                frame_level: 2,
+                framed_text: text.into(),
+                anchor_when: None,
+                anchor_after_what: None,
+                dose_text: None,
+            })
+            .unwrap_or_else(|e| fail(&format!("seed habit: {e}")));
+    }
+    clock.set(Date::constant(2025, 3, 10));
+    for date in ["2025-03-08", "2025-03-09"] {
+        coach
+            .log_tracker_entry(NewEntry {
+                habit_id: 1,
+                value: TrackerValue::Done,
+                date: Some(date.into()),
+                note: None,
+            })
+            .unwrap_or_else(|e| fail(&format!("seed entry: {e}")));
+    }
+    let registry = habit_tools::registry_builder(coach)
+        .build()
+        .unwrap_or_else(|e| fail(&format!("habit registry: {e}")));
+    (Arc::new(registry), clock)
+}
+
+struct Args {
+    split: String,
+    strategy: Strategy,
+    format: Option<PromptFormat>,
+    limit: Option<usize>,
+    hints: Option<usize>,
+    preamble_examples: Option<usize>,
+    threads: Option<usize>,
+    router_only: bool,
+    choice_only: bool,
+    quiet: bool,
+}
+
+impl Args {
+    fn parse() -> Self {
+        let mut args = Self {
+            split: "dev".to_owned(),
+            strategy: Strategy::default(),
+            format: None,
+            limit: None,
+            hints: None,
+            preamble_examples: None,
+            threads: None,
+            router_only: false,
+            choice_only: false,
+            quiet: false,
+        };
+        let mut it = std::env::args().skip(1);
+        while let Some(flag) = it.next() {
+            let mut value = || {
+                it.next()
+                    .unwrap_or_else(|| fail(&format!("{flag} needs a value")))
+            };
+            match flag.as_str() {
+                "--split" => args.split = value(),
+                "--strategy" => {
+                    args.strategy = match value().as_str() {
+                        "combined" => Strategy::Combined,
+                        "router" => Strategy::Router,
+                        "channels" => Strategy::Channels,
+                        "model" => Strategy::Model,
+                        other => fail(&format!("unknown strategy {other}")),
+                    }
+                }
+                "--format" => {
+                    let name = value();
+                    args.format = Some(
+                        PromptFormat::ALL
+                            .into_iter()
+                            .find(|f| f.name() == name)
+                            .unwrap_or_else(|| fail(&format!("unknown format {name}"))),
+                    );
+                }
+                "--limit" => args.limit = value().parse().ok(),
+                "--hints" => args.hints = value().parse().ok(),
+                "--preamble-examples" => args.preamble_examples = value().parse().ok(),
+                "--threads" => args.threads = value().parse().ok(),
+                "--router-only" => args.router_only = true,
+                "--choice-only" => args.choice_only = true,
+                "--quiet" => args.quiet = true,
+                other => fail(&format!("unknown flag {other}; see the example's docs")),
+            }
+        }
+        if args.split != "dev" && args.split != "heldout" {
+            fail("--split is dev or heldout");
+        }
+        args
+    }
+}
+
+fn mark(ok: bool) -> &'static str {
+    if ok { "✓" } else { "✗" }
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_owned))
+        .unwrap_or_else(|| "?".to_owned())
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("eval: {message}");
+    std::process::exit(1)
+}
