@@ -63,6 +63,13 @@ impl<S: ChatSession> Chat<S> {
             };
             let text = match line {
                 Line::Text(text) => text,
+                Line::TooLong { bytes } => {
+                    self.ui.error(&format!(
+                        "입력이 너무 깁니다({bytes}바이트). 한 줄은 {}바이트까지 보낼 수 있어요.",
+                        crate::input::MAX_LINE_BYTES
+                    ));
+                    continue;
+                }
                 Line::Eof => {
                     self.ui.line(Style::Dim, "안녕히 가세요.");
                     return Exit::Done;
@@ -135,12 +142,12 @@ impl<S: ChatSession> Chat<S> {
             ),
             Err(AgentError::Interrupted { completed }) => {
                 self.agent.clear();
-                // On a terminal the key echoed as `^C`; `\r` writes over it.
-                let over_echo = if self.input.is_terminal() { "\r" } else { "" };
-                self.ui.line(
-                    Style::Warn,
-                    &format!("{over_echo}⏹ 답변을 중단했습니다. 새 대화로 시작합니다."),
-                );
+                // On a terminal the key echoed as `^C`; the line is written over it.
+                if self.input.is_terminal() {
+                    self.ui.over_echo();
+                }
+                self.ui
+                    .line(Style::Warn, "⏹ 답변을 중단했습니다. 새 대화로 시작합니다.");
                 self.ui.line(Style::Dim, &interrupted_line(&completed));
             }
             Err(error) => self.ui.error(&turn_error(&error)),

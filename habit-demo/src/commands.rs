@@ -134,19 +134,12 @@ pub(crate) fn print_tools(ui: &Ui, registry: &Registry) {
     ui.line(Style::Bold, &format!("도구 {}개", registry.len()));
     for tool in registry.tools() {
         let gate = if tool.is_destructive() {
-            ui.paint(Style::Warn, "실행 전 확인")
+            (Style::Warn, "실행 전 확인")
         } else {
-            ui.paint(Style::Dim, "바로 실행")
+            (Style::Dim, "바로 실행")
         };
-        ui.line(
-            Style::Plain,
-            &format!(
-                "  {} {} — {}",
-                pad(tool.label(), 14),
-                pad(tool.name(), 18),
-                gate
-            ),
-        );
+        let head = format!("  {} {} — ", pad(tool.label(), 14), pad(tool.name(), 18));
+        ui.spans(&[(Style::Plain, &head), gate]);
     }
     ui.line(
         Style::Dim,
@@ -184,7 +177,12 @@ pub(crate) fn print_habits(ui: &Ui, coach: &Coach) {
     for habit in &habits.items {
         ui.line(
             Style::Plain,
-            &format!("  #{} {} — {}", habit.id, habit.framed_text, habit.title),
+            &format!(
+                "  #{} {} — {}",
+                habit.id,
+                crate::inert::clip(&habit.framed_text, 80),
+                habit.title
+            ),
         );
         let streak = match coach.get_streak(habit.id) {
             Ok(streak) => {

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use agent_core::{BoxFuture, ConfirmRequest, Confirmation, Confirmer};
 
+use crate::inert::{clip, wrap};
 use crate::input::{History, Line, LineSource};
 use crate::interrupt::{Interrupts, Level};
 use crate::ui::{Style, Ui};
@@ -18,6 +19,10 @@ use crate::ui::{Style, Ui};
 pub(crate) const TITLE: &str = "이 작업을 수행할까요?";
 /// The prompt after the dialog.
 pub(crate) const PROMPT: &str = "   └ [y/N] ";
+/// Characters of one value shown before it is clipped (with a marker saying how many more).
+const MAX_VALUE: usize = 300;
+/// Columns of text per dialog row: with its frame, a row fits an 80-column terminal.
+const ROW_COLUMNS: usize = 68;
 
 /// Asks on the shared line source (or approves everything, with `--yes`).
 pub(crate) struct TerminalConfirmer {
@@ -45,13 +50,15 @@ impl TerminalConfirmer {
     }
 
     fn show(&self, request: &ConfirmRequest) {
+        // The title and description are the tool author's; the summary and every value come
+        // from the model. Those are made inert, clipped, and wrapped so that each row on the
+        // terminal starts with the dialog's frame: no value can draw a line of its own.
         self.ui
             .line(Style::Bold, &format!("   ┌ {TITLE} ({})", request.label));
         for line in request.description.lines().filter(|l| !l.trim().is_empty()) {
             self.ui.line(Style::Plain, &format!("   │ {}", line.trim()));
         }
-        self.ui
-            .line(Style::Bold, &format!("   │ ▶ {}", request.summary.trim()));
+        self.framed(Style::Bold, "   │ ▶ ", "   │   ", request.summary.trim());
         for argument in &request.arguments {
             let value = match &argument.value {
                 serde_json::Value::String(text) => text.clone(),
@@ -60,12 +67,18 @@ impl TerminalConfirmer {
             let meaning = argument
                 .meaning
                 .as_ref()
-                .map(|m| format!(" — {m}"))
+                .map(|m| format!(" — {}", clip(m, MAX_VALUE)))
                 .unwrap_or_default();
-            self.ui.line(
-                Style::Plain,
-                &format!("   │   · {}: {value}{meaning}", argument.label),
-            );
+            let text = format!("{}: {}{meaning}", argument.label, clip(&value, MAX_VALUE));
+            self.framed(Style::Plain, "   │   · ", "   │     ", &text);
+        }
+    }
+
+    /// Prints `text` after `first`, continuing on rows that start with `rest`.
+    fn framed(&self, style: Style, first: &str, rest: &str, text: &str) {
+        for (i, row) in wrap(text, ROW_COLUMNS).iter().enumerate() {
+            let frame = if i == 0 { first } else { rest };
+            self.ui.spans(&[(Style::Plain, frame), (style, row)]);
         }
     }
 
@@ -85,7 +98,9 @@ impl TerminalConfirmer {
         };
         match answer {
             Line::Text(answer) if is_yes(&answer) => Confirmation::Approve,
-            Line::Text(_) | Line::Interrupted | Line::Eof => Confirmation::deny(),
+            Line::Text(_) | Line::TooLong { .. } | Line::Interrupted | Line::Eof => {
+                Confirmation::deny()
+            }
         }
     }
 }

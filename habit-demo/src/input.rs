@@ -7,6 +7,11 @@
 //! (a pipe, a file) is read by a thread that forwards every line as soon as it arrives;
 //! the prompt and the line are then echoed to stdout so the output reads like a transcript.
 //! Bytes that are not UTF-8 are replaced rather than refused: nothing typed may end the program.
+//!
+//! A line is at most [`MAX_LINE_BYTES`] long. A longer one is not read into memory whole (a
+//! 50 MB line from a pipe would be): its first bytes are kept only to be thrown away, the rest
+//! is skipped up to its end, and the reader gets [`Line::TooLong`] — the chat says so, and a
+//! confirmation counts it as no.
 
 use std::io::{BufRead, IsTerminal};
 use std::sync::{Arc, mpsc};
@@ -21,11 +26,20 @@ use crate::ui::Ui;
 pub(crate) enum Line {
     /// A line, without its line ending.
     Text(String),
+    /// A line longer than [`MAX_LINE_BYTES`], dropped unread.
+    TooLong {
+        /// Its length in bytes (without the line ending).
+        bytes: usize,
+    },
     /// Ctrl-C at the prompt (terminal only).
     Interrupted,
     /// End of input: Ctrl-D, a closed pipe, or a read error.
     Eof,
 }
+
+/// The longest line read, in bytes: far more than any chat message or answer needs (the
+/// model's context holds about 8,000 tokens in all).
+pub(crate) const MAX_LINE_BYTES: usize = 4096;
 
 /// Whether a line read should go into the editor's history (chat messages do, `y`/`n` don't).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,7 +61,7 @@ enum Inner {
         requests: mpsc::Sender<Request>,
     },
     Piped {
-        lines: Mutex<tokio::sync::mpsc::UnboundedReceiver<String>>,
+        lines: Mutex<tokio::sync::mpsc::UnboundedReceiver<Line>>,
         ui: Arc<Ui>,
     },
 }
@@ -85,6 +99,9 @@ impl LineSource {
             .spawn(move || {
                 for request in receiver {
                     let line = match editor.readline(&request.prompt) {
+                        Ok(text) if text.len() > MAX_LINE_BYTES => {
+                            Line::TooLong { bytes: text.len() }
+                        }
                         Ok(text) => {
                             if request.history == History::Keep && !text.trim().is_empty() {
                                 // History is a convenience; failing to record is harmless.
@@ -142,9 +159,13 @@ impl LineSource {
             Inner::Piped { lines, ui } => {
                 ui.prompt(prompt);
                 match lines.lock().await.recv().await {
-                    Some(text) => {
+                    Some(Line::Text(text)) => {
                         ui.echo_input(&text);
                         Line::Text(text)
+                    }
+                    Some(other) => {
+                        ui.echo_input("…");
+                        other
                     }
                     None => {
                         ui.echo_input("");
@@ -157,23 +178,69 @@ impl LineSource {
 }
 
 /// Sends every line of `reader` (lossily decoded, line ending removed) until end of input, a
-/// read error, or the receiver going away.
-fn forward_lines(mut reader: impl BufRead, sender: &tokio::sync::mpsc::UnboundedSender<String>) {
+/// read error, or the receiver going away; a line over [`MAX_LINE_BYTES`] is skipped to its
+/// end without being kept, and sent as [`Line::TooLong`].
+fn forward_lines(mut reader: impl BufRead, sender: &tokio::sync::mpsc::UnboundedSender<Line>) {
     let mut buffer = Vec::new();
     loop {
         buffer.clear();
-        match reader.read_until(b'\n', &mut buffer) {
+        // One byte more than allowed (plus CR LF) tells a long line from one that fits.
+        let limit = (MAX_LINE_BYTES + 3) as u64;
+        match std::io::Read::take(&mut reader, limit).read_until(b'\n', &mut buffer) {
             Ok(0) | Err(_) => return,
             Ok(_) => {
+                let ended = buffer.last() == Some(&b'\n');
                 while matches!(buffer.last(), Some(b'\n' | b'\r')) {
                     buffer.pop();
                 }
-                let line = String::from_utf8_lossy(&buffer).into_owned();
+                let line = if !ended && buffer.len() > MAX_LINE_BYTES {
+                    match skip_line(&mut reader) {
+                        Some(rest) => Line::TooLong {
+                            bytes: buffer.len() + rest,
+                        },
+                        None => return,
+                    }
+                } else if buffer.len() > MAX_LINE_BYTES {
+                    Line::TooLong {
+                        bytes: buffer.len(),
+                    }
+                } else {
+                    Line::Text(String::from_utf8_lossy(&buffer).into_owned())
+                };
                 if sender.send(line).is_err() {
                     return;
                 }
             }
         }
+    }
+}
+
+/// Consumes `reader` up to and including the next newline without keeping it; returns how
+/// many bytes the line still had (without its ending), or `None` on a read error.
+fn skip_line(reader: &mut impl BufRead) -> Option<usize> {
+    let mut skipped = 0;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        if chunk.is_empty() {
+            return Some(skipped);
+        }
+        if let Some(at) = chunk.iter().position(|b| *b == b'\n') {
+            let line_part = if at > 0 && chunk[at - 1] == b'\r' {
+                at - 1
+            } else {
+                at
+            };
+            skipped += line_part;
+            reader.consume(at + 1);
+            return Some(skipped);
+        }
+        let n = chunk.len();
+        skipped += n;
+        reader.consume(n);
     }
 }
 
@@ -212,6 +279,34 @@ mod tests {
         assert_eq!(
             lines.read_line("> ", History::Skip).await,
             Line::Text("\u{fffd}\u{fffd}가".to_owned())
+        );
+    }
+
+    #[tokio::test]
+    async fn a_line_over_the_limit_is_dropped_and_reported() {
+        let mut input = vec![b'a'; 10 * MAX_LINE_BYTES];
+        input.extend_from_slice(b"\r\nnext\n");
+        input.extend(std::iter::repeat_n(b'b', MAX_LINE_BYTES));
+        input.extend_from_slice(b"\n");
+        input.extend(std::iter::repeat_n(b'c', MAX_LINE_BYTES + 1));
+        let lines = source(Box::leak(input.into_boxed_slice()));
+        let mut read = Vec::new();
+        for _ in 0..5 {
+            read.push(lines.read_line("> ", History::Keep).await);
+        }
+        assert_eq!(
+            read,
+            [
+                Line::TooLong {
+                    bytes: 10 * MAX_LINE_BYTES
+                },
+                Line::Text("next".into()),
+                Line::Text("b".repeat(MAX_LINE_BYTES)),
+                Line::TooLong {
+                    bytes: MAX_LINE_BYTES + 1
+                },
+                Line::Eof,
+            ]
         );
     }
 

@@ -23,6 +23,7 @@ mod cli;
 mod commands;
 mod confirm;
 mod error;
+mod inert;
 mod input;
 mod interrupt;
 mod model;

@@ -82,34 +82,34 @@ pub(crate) fn load(
         const FRAMES: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
         let mut frame = 0;
         while !worker.is_finished() {
-            ui.status(&format!(
-                "\r{} 모델을 불러오는 중… {name} {:.1}초",
+            ui.progress(Some(&format!(
+                "{} 모델을 불러오는 중… {name} {:.1}초",
                 FRAMES[frame % FRAMES.len()],
                 started.elapsed().as_secs_f64()
-            ));
+            )));
             frame += 1;
             std::thread::sleep(Duration::from_millis(80));
         }
-        ui.status("\r\x1b[2K");
+        ui.progress(None);
     } else {
-        ui.status(&format!("모델을 불러오는 중… {}\n", path.display()));
+        ui.status_line(
+            Style::Plain,
+            &format!("모델을 불러오는 중… {}", path.display()),
+        );
     }
     let outcome = worker
         .join()
         .unwrap_or_else(|_| Err(LlmError::Load("the loading thread panicked".to_owned())));
     let (backend, session) = outcome.map_err(|error| describe(error, path, source))?;
     let elapsed = started.elapsed();
-    ui.status(&format!(
-        "{}\n",
-        ui.paint_stderr(
-            Style::Good,
-            &format!(
-                "✓ 모델 준비 완료: {name} ({:.1}초, 가중치 {:.1}초)",
-                elapsed.as_secs_f64(),
-                backend.load_time().as_secs_f64()
-            )
-        )
-    ));
+    ui.status_line(
+        Style::Good,
+        &format!(
+            "✓ 모델 준비 완료: {name} ({:.1}초, 가중치 {:.1}초)",
+            elapsed.as_secs_f64(),
+            backend.load_time().as_secs_f64()
+        ),
+    );
     Ok(Loaded {
         backend,
         session,

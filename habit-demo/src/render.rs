@@ -83,7 +83,8 @@ impl Renderer {
                 label, name, args, ..
             } => {
                 self.close_answer();
-                let mut line = format!("🔧 {label} …");
+                // An unknown tool's "label" is the name the model wrote: clipped.
+                let mut line = format!("🔧 {} …", crate::inert::clip(&label, 40));
                 if self.verbose {
                     line.push_str(&format!(" {name} {args}"));
                 }
@@ -169,10 +170,10 @@ impl Renderer {
                 turn.first_text.get_or_insert_with(|| started.elapsed());
             }
             self.ui.end_stream();
-            self.ui.stream(&self.ui.paint(Style::Bold, MODEL_PREFIX));
+            self.ui.stream(Style::Bold, MODEL_PREFIX);
             trimmed
         };
-        self.ui.stream(shown);
+        self.ui.stream(Style::Plain, shown);
     }
 
     /// Ends an answer being streamed; returns whether one was.

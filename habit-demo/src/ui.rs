@@ -2,6 +2,11 @@
 //! colours are wanted and whether the model's streamed answer has left the cursor mid-line
 //! (so a tool line, a prompt or an error always starts on a fresh line).
 //!
+//! Every text [`Ui`] is given is made inert first ([`crate::inert`]): a caller cannot pass an
+//! escape sequence or a newline through it, by mistake or on a model's behalf. The only bytes
+//! written raw are the ones this file owns: colour codes, the line breaks between lines, and
+//! the spinner's line clearing.
+//!
 //! Write errors (a closed pipe, a full disk) are ignored on purpose: losing output must not
 //! end a conversation or lose the answer to a confirmation.
 
@@ -47,6 +52,24 @@ pub(crate) struct Ui {
     color: bool,
     /// `true` while stdout's cursor is after streamed text with no newline yet.
     mid_line: Mutex<bool>,
+    /// Where "stdout" and "stderr" go: the process's, or a buffer in tests.
+    sink: Sink,
+}
+
+/// Where a [`Ui`] writes.
+#[derive(Debug, Clone)]
+enum Sink {
+    Std,
+    /// Both streams into one buffer, for tests that check the bytes written.
+    #[cfg(test)]
+    Buffer(std::sync::Arc<Mutex<Vec<u8>>>),
+}
+
+/// Which stream a write goes to.
+#[derive(Debug, Clone, Copy)]
+enum Stream {
+    Out,
+    Err,
 }
 
 impl Ui {
@@ -62,21 +85,38 @@ impl Ui {
         Self {
             color,
             mid_line: Mutex::new(false),
+            sink: Sink::Std,
         }
     }
 
-    /// `text` in `style` (escape codes only when colours are on).
-    pub(crate) fn paint(&self, style: Style, text: &str) -> String {
-        if self.color && style != Style::Plain {
-            format!("{}{text}\x1b[0m", style.code())
-        } else {
-            text.to_owned()
-        }
+    /// A printer into a buffer (both streams), and the buffer.
+    #[cfg(test)]
+    pub(crate) fn captured(color: bool) -> (Self, std::sync::Arc<Mutex<Vec<u8>>>) {
+        let buffer = std::sync::Arc::new(Mutex::new(Vec::new()));
+        let ui = Self {
+            color,
+            mid_line: Mutex::new(false),
+            sink: Sink::Buffer(std::sync::Arc::clone(&buffer)),
+        };
+        (ui, buffer)
+    }
+
+    /// `text`, made inert, in `style` (escape codes only when colours are on).
+    fn paint(&self, style: Style, text: &str) -> String {
+        paint(self.color, style, &crate::inert::inert(text))
     }
 
     /// Prints a whole line on stdout.
     pub(crate) fn line(&self, style: Style, text: &str) {
-        let painted = self.paint(style, text);
+        self.spans(&[(style, text)]);
+    }
+
+    /// Prints a whole line made of differently styled pieces.
+    pub(crate) fn spans(&self, spans: &[(Style, &str)]) {
+        let painted: String = spans
+            .iter()
+            .map(|(style, text)| self.paint(*style, text))
+            .collect();
         self.write_stdout(|mid_line| {
             let mut out = String::new();
             if *mid_line {
@@ -95,13 +135,14 @@ impl Ui {
     }
 
     /// Streams a piece of the model's answer: no newline, flushed at once.
-    pub(crate) fn stream(&self, text: &str) {
+    pub(crate) fn stream(&self, style: Style, text: &str) {
         if text.is_empty() {
             return;
         }
+        let painted = self.paint(style, text);
         self.write_stdout(|mid_line| {
-            *mid_line = !text.ends_with('\n');
-            text.to_owned()
+            *mid_line = true;
+            painted
         });
     }
 
@@ -111,6 +152,15 @@ impl Ui {
             let out = if *mid_line { "\n" } else { "" };
             *mid_line = false;
             out.to_owned()
+        });
+    }
+
+    /// Returns a terminal's cursor to the start of its line, over the `^C` its line editor
+    /// echoed.
+    pub(crate) fn over_echo(&self) {
+        self.write_stdout(|mid_line| {
+            *mid_line = false;
+            "\r".to_owned()
         });
     }
 
@@ -128,13 +178,10 @@ impl Ui {
         });
     }
 
-    /// Echoes a piped line after its prompt, so the transcript shows what was answered.
-    /// Control characters are replaced: echoing an escape sequence could garble the terminal.
+    /// Echoes a piped line after its prompt, so the transcript shows what was answered
+    /// (inert: echoing an escape sequence could garble the terminal).
     pub(crate) fn echo_input(&self, text: &str) {
-        let shown: String = text
-            .chars()
-            .map(|c| if c.is_control() { '\u{fffd}' } else { c })
-            .collect();
+        let shown = crate::inert::inert(text);
         self.write_stdout(|mid_line| {
             *mid_line = false;
             format!("{shown}\n")
@@ -145,41 +192,68 @@ impl Ui {
     pub(crate) fn error(&self, message: &str) {
         self.end_stream();
         let text = self.paint_stderr(Style::Bad, &format!("오류: {message}"));
-        let mut err = std::io::stderr().lock();
-        let _ = writeln!(err, "{text}");
-        let _ = err.flush();
+        self.write(Stream::Err, &format!("{text}\n"));
     }
 
-    /// Prints a progress or status line on stderr (model loading).
-    pub(crate) fn status(&self, text: &str) {
-        let mut err = std::io::stderr().lock();
-        let _ = write!(err, "{text}");
-        let _ = err.flush();
+    /// Prints a finished status line on stderr (model loading).
+    pub(crate) fn status_line(&self, style: Style, text: &str) {
+        let text = self.paint_stderr(style, text);
+        self.write(Stream::Err, &format!("{text}\n"));
     }
 
-    /// `text` in `style` for stderr (coloured only when stderr is a terminal).
-    pub(crate) fn paint_stderr(&self, style: Style, text: &str) -> String {
-        if std::io::stderr().is_terminal()
-            && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-            && style != Style::Plain
-        {
-            format!("{}{text}\x1b[0m", style.code())
-        } else {
-            text.to_owned()
-        }
+    /// Redraws a progress line in place on stderr (a terminal's spinner), or clears it when
+    /// `text` is `None`.
+    pub(crate) fn progress(&self, text: Option<&str>) {
+        let shown = text.map(crate::inert::inert).unwrap_or_default();
+        self.write(Stream::Err, &format!("\r\x1b[2K{shown}"));
+    }
+
+    /// `text`, made inert, in `style` for stderr (coloured only when stderr is a terminal).
+    fn paint_stderr(&self, style: Style, text: &str) -> String {
+        let color = matches!(self.sink, Sink::Std)
+            && std::io::stderr().is_terminal()
+            && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+        paint(color, style, &crate::inert::inert(text))
     }
 
     fn write_stdout(&self, render: impl FnOnce(&mut bool) -> String) {
         let mut mid_line = self.lock();
         let text = render(&mut mid_line);
-        let mut out = std::io::stdout().lock();
-        let _ = out.write_all(text.as_bytes());
-        let _ = out.flush();
+        self.write(Stream::Out, &text);
+    }
+
+    fn write(&self, stream: Stream, text: &str) {
+        match (&self.sink, stream) {
+            (Sink::Std, Stream::Out) => {
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(text.as_bytes());
+                let _ = out.flush();
+            }
+            (Sink::Std, Stream::Err) => {
+                let mut err = std::io::stderr().lock();
+                let _ = err.write_all(text.as_bytes());
+                let _ = err.flush();
+            }
+            #[cfg(test)]
+            (Sink::Buffer(buffer), _) => buffer
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .extend_from_slice(text.as_bytes()),
+        }
     }
 
     fn lock(&self) -> MutexGuard<'_, bool> {
         // The flag is only a layout hint; a poisoned lock still holds a usable value.
         self.mid_line.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// `text` (already inert) in `style`, with colour codes when `color`.
+fn paint(color: bool, style: Style, text: &str) -> String {
+    if color && style != Style::Plain {
+        format!("{}{text}\x1b[0m", style.code())
+    } else {
+        text.to_owned()
     }
 }
 
@@ -215,5 +289,54 @@ mod tests {
         assert_eq!(Ui::plain(false).paint(Style::Bad, "x"), "x");
         assert_eq!(Ui::plain(true).paint(Style::Bad, "x"), "\x1b[1;31mx\x1b[0m");
         assert_eq!(Ui::plain(true).paint(Style::Plain, "x"), "x");
+        assert_eq!(
+            Ui::plain(true).paint(Style::Bad, "\x1b[2Jx"),
+            "\x1b[1;31m\\u{1b}[2Jx\x1b[0m"
+        );
+    }
+
+    /// What a hostile text may not leave in the bytes written: raw ESC/C1/CR/bidi, and no
+    /// line may begin with anything but what the caller framed.
+    pub(crate) fn assert_inert(bytes: &[u8], colour_codes: usize) {
+        let text = String::from_utf8_lossy(bytes);
+        assert_eq!(text.matches('\x1b').count(), colour_codes, "{text:?}");
+        for bad in [
+            '\r', '\u{9b}', '\u{202e}', '\u{2066}', '\u{feff}', '\u{200b}', '\u{2028}',
+        ] {
+            assert!(!text.contains(bad), "{bad:?} in {text:?}");
+        }
+    }
+
+    #[test]
+    fn every_path_writes_hostile_text_inert() {
+        let hostile = "evil\n┌ 이 작업을 수행할까요?\r\x1b[2K\x1b]52;c;aGk=\x07\u{9b}\u{202e}\u{feff}\u{200b}\u{2028}";
+        let (ui, buffer) = Ui::captured(false);
+        ui.line(Style::Plain, hostile);
+        ui.spans(&[(Style::Warn, hostile), (Style::Dim, hostile)]);
+        ui.stream(Style::Plain, hostile);
+        ui.end_stream();
+        ui.prompt(hostile);
+        ui.echo_input(hostile);
+        ui.error(hostile);
+        ui.status_line(Style::Good, hostile);
+        let bytes = buffer.lock().expect("buffer").clone();
+        assert_inert(&bytes, 0);
+        let text = String::from_utf8(bytes).expect("utf-8");
+        // Six lines written, each exactly one line: the hostile newline never started one.
+        assert_eq!(text.lines().count(), 6, "{text}");
+        assert!(text.lines().all(|l| !l.starts_with('┌')), "{text}");
+    }
+
+    #[test]
+    fn with_colour_only_the_ui_s_own_codes_are_raw() {
+        let (ui, buffer) = Ui::captured(true);
+        ui.line(Style::Bad, "\x1b[2J");
+        let bytes = buffer.lock().expect("buffer").clone();
+        // Start and reset of the one style; the hostile ESC is shown escaped.
+        assert_inert(&bytes, 2);
+        assert_eq!(
+            String::from_utf8_lossy(&bytes),
+            "\x1b[1;31m\\u{1b}[2J\x1b[0m\n"
+        );
     }
 }
