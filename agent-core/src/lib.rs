@@ -82,6 +82,14 @@
 //! [`llm::scripted::ScriptedSession`] plays back a script for tests; with the `llama`
 //! feature, [`llm::gemma`] runs Gemma locally through llama.cpp.
 //!
+//! # Outside assistants
+//!
+//! Each tool declares who may call it ([`Access`]): by default only the app's own agent. With
+//! the `mcp` feature, `McpServer` serves the tools declared `#[tool(access = trusted)]` to an
+//! MCP client (an assistant the user connected) over stdio, through the same gates — a
+//! not-admitted tool is as unknown to it as a name that does not exist, and every destructive
+//! call asks the person through the client first (MCP elicitation), failing closed.
+//!
 //! # Layers
 //!
 //! Each module depends only on the ones above it in this table (checked by
@@ -97,6 +105,7 @@
 //! | [`choice`] | the tool-choice stage: router, channel scoring, plans |
 //! | `agent` | the loop, its events, and the session port ([`ChatSession`]) |
 //! | [`llm`] | backends: scripted, llama.cpp |
+//! | `mcp` | the registry served to outside assistants over MCP (`McpServer`, feature `mcp`) |
 
 // Lets `#[tool]` (which emits `::agent_core::…` paths) be used inside this crate too.
 extern crate self as agent_core;
@@ -106,6 +115,8 @@ pub mod choice;
 mod dispatch;
 mod layer;
 pub mod llm;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod messages;
 mod registry;
 mod tool;
@@ -121,6 +132,8 @@ pub use dispatch::{Dispatcher, ValueSets};
 pub use layer::confirm::{
     ApproveAll, ConfirmArgument, ConfirmRequest, Confirmation, Confirmer, DenyAll,
 };
+#[cfg(feature = "mcp")]
+pub use mcp::{McpError, McpServer};
 pub use messages::Messages;
 pub use registry::{Registry, RegistryBuilder, RegistryError};
 /// The `schemars` this crate uses, for deriving `JsonSchema` on parameter types without a

@@ -27,6 +27,11 @@ pub struct Messages {
     pub no_answer: Cow<'static, str>,
     /// Describes requests that need no tool, for the tool-choice stage's channel scoring.
     pub chat_channel: Cow<'static, str>,
+    /// The question a person is asked before a destructive call runs, when the runtime asks
+    /// itself (an MCP client's confirmation form).
+    pub confirm_question: Cow<'static, str>,
+    /// The box a person ticks in that form to let the call run.
+    pub confirm_approve: Cow<'static, str>,
 }
 
 impl Default for Messages {
@@ -45,6 +50,8 @@ impl Default for Messages {
             after_error: "요청을 처리하지 못했어요.".into(),
             no_answer: "죄송해요, 잘 이해하지 못했어요. 다시 말씀해 주시겠어요?".into(),
             chat_channel: "도구 없이 말로 답하는 대화: 인사, 감사, 잡담, 일반적인 질문".into(),
+            confirm_question: "이 작업을 수행할까요?".into(),
+            confirm_approve: "수행".into(),
         }
     }
 }

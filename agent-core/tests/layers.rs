@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 /// The layers, bottom first. A module may use its own layer and those before it.
 const LAYERS: &[&str] = &[
-    "messages", "tool", "layer", "registry", "dispatch", "choice", "agent", "llm",
+    "messages", "tool", "layer", "registry", "dispatch", "choice", "agent", "llm", "mcp",
 ];
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -6,8 +6,8 @@
 
 use std::path::PathBuf;
 
-use clap::Parser;
 use clap::builder::RangedU64ValueParser;
+use clap::{Parser, Subcommand};
 
 /// A Korean habit coach in the terminal: a local Gemma model that searches a habit catalog,
 /// adds habits and logs them in a SQLite file, asking you before anything is written.
@@ -15,6 +15,7 @@ use clap::builder::RangedU64ValueParser;
 #[command(
     name = "habit-demo",
     version,
+    args_conflicts_with_subcommands = true,
     after_help = "\
 Type Korean, e.g. \"아침 운동 습관을 찾아줘\". Commands inside the chat:
   /habits   your habits and streaks, read straight from the database
@@ -63,6 +64,18 @@ pub(crate) struct Cli {
     /// Tests only: with --script, write what the scripted model received to this JSON file
     #[arg(long, value_name = "FILE", hide = true, requires = "script")]
     pub(crate) script_log: Option<PathBuf>,
+
+    /// Another mode instead of the chat
+    #[command(subcommand)]
+    pub(crate) command: Option<Command>,
+}
+
+/// The modes other than the chat.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Serve the habit tools to another assistant over MCP on stdin/stdout (no model is
+    /// loaded); writes ask the person through the client first
+    Mcp(crate::mcp::McpArgs),
 }
 
 #[cfg(test)]
@@ -73,6 +86,18 @@ mod tests {
     #[test]
     fn the_command_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn mcp_is_a_mode_of_its_own() {
+        let cli = Cli::try_parse_from(["habit-demo", "mcp", "--db", "/tmp/h.db"]).expect("valid");
+        let Some(Command::Mcp(args)) = cli.command else {
+            panic!("not the mcp mode: {cli:?}");
+        };
+        assert_eq!(args.db, Some(PathBuf::from("/tmp/h.db")));
+        assert_eq!(args.confirm_timeout, 300);
+        // The chat's flags do not apply to it; `--yes` least of all.
+        assert!(Cli::try_parse_from(["habit-demo", "--yes", "mcp"]).is_err());
     }
 
     #[test]

@@ -15,6 +15,7 @@
 //! | `outcome` | one-line Korean summaries of tool results |
 //! | `ui` | terminal output and styles |
 //! | `script` | the hidden `--script` test mode |
+//! | `mcp` | `habit-demo mcp`: the tools served to another assistant over MCP instead of the chat |
 //! | `error` | start-up errors, one line each |
 
 mod app;
@@ -26,6 +27,7 @@ mod error;
 mod inert;
 mod input;
 mod interrupt;
+mod mcp;
 mod model;
 mod outcome;
 mod render;
@@ -37,7 +39,10 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
+    let mut cli = cli::Cli::parse();
+    if let Some(cli::Command::Mcp(args)) = cli.command.take() {
+        return mcp::main(args);
+    }
     let outcome = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -42,6 +42,13 @@
 //! | `add_habit(protocol_id, frame_level 1–3, framed_text, anchor_when?, anchor_after_what?, dose_text?)` | 습관 추가 | creates a habit from a build or break protocol | **yes**: "'{framed_text}' 습관을 추가합니다" | `{habit_id, title, type, frame_level}` |
 //! | `log_tracker_entry(habit_id, value, date?, note?)` | 기록하기 | records one day of one habit | **yes, except `value: "blank"`**: "3번 습관에 오늘 '완료' 기록을 남깁니다" | `{entry_id, habit_id, date, value}` |
 //!
+//! Who may call them ([`agent_core::Access`]): five are `access = trusted`, so an assistant the
+//! user connected over MCP (`habit-demo mcp`) can search the catalog, read the habits and
+//! streaks, and add a habit — which still asks the person first, through the client.
+//! `log_tracker_entry` stays `self_only`, with the app's own agent: a deliberate blank runs
+//! without asking (below), so exposing it would let an outside assistant write to the user's
+//! record without a person's yes, and what the user did today is theirs to say in the app.
+//!
 //! Each tool wraps the [`Coach`] method of the same name. The four that touch SQLite run it on
 //! Tokio's blocking pool (in place when there is no Tokio runtime); the catalog is in memory.
 //! Calls are checked in layers: the JSON Schema first (types, required arguments, `limit` and
