@@ -543,3 +543,38 @@ fn the_agent_plans_calls_and_ends_in_words() {
         .collect();
     assert_eq!(results, [&json!({"status": "ok", "data": ["우유 사기"]})]);
 }
+
+#[test]
+fn free_decoding_evaluates_the_turns_input_decodes_as_asked_and_forgets() {
+    let Some((backend, _guard)) = backend() else {
+        return;
+    };
+    let registry = registry(&["우유 사기"]);
+    let mut session = backend
+        .session(ChatConfig::new(INSTRUCTIONS, &registry))
+        .expect("session");
+    let preamble = session.stats().preamble_tokens;
+    let request = call_request("메모 목록 보여줘", "list_notes", ValueSets::new());
+    let free = runtime()
+        .block_on(session.free_decode(request.clone(), 12))
+        .expect("free decoding");
+    assert_eq!(
+        (free.sampled_tokens, free.forced_tokens),
+        (12, 0),
+        "{free:?}"
+    );
+    assert!(free.time_to_first_token.is_some() && free.generation_time > Duration::ZERO);
+    // The last token is sampled, not evaluated, as at the end of a turn.
+    assert_eq!(
+        free.context_tokens,
+        preamble + free.tokens_appended + 11,
+        "{free:?}"
+    );
+    assert_eq!(free.kv_cache_tokens, free.context_tokens, "{free:?}");
+    // Forgotten: the turn that follows starts from the preamble, with the very same input.
+    let events = run(&mut session, request);
+    assert_eq!(calls(&events).len(), 1, "{events:?}");
+    let turn = session.stats().last_turn;
+    assert_eq!(turn.tokens_appended, free.tokens_appended, "{turn:?}");
+    assert_eq!(session.stats().turns, 1);
+}

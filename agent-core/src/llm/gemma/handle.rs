@@ -144,6 +144,34 @@ impl GemmaSession {
     pub fn format(&self) -> PromptFormat {
         self.format
     }
+
+    /// The baseline a benchmark compares a turn with: evaluates `request`'s input exactly as
+    /// [`turn`](ChatSession::turn) would (same rendering, same value hints), then decodes
+    /// `tokens` tokens freely — the session's sampler with no constraint, one evaluation per
+    /// token, not stopping at end-of-turn — and returns the counters: `tokens_appended`,
+    /// `prefill_time`, `time_to_first_token`, `generation_time` (from the end of the input's
+    /// evaluation to the last token), `sampled_tokens`. The conversation is then forgotten, as
+    /// by [`clear`](ChatSession::clear) (counters included), so the reply never becomes
+    /// history.
+    ///
+    /// # Errors
+    /// As a turn's: [`LlmError::ContextFull`] or [`LlmError::PromptTooLong`] when the input
+    /// and `tokens` do not fit, [`LlmError::Inference`] when evaluation fails.
+    pub async fn free_decode(
+        &mut self,
+        request: TurnRequest,
+        tokens: usize,
+    ) -> Result<TurnStats, LlmError> {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.commands
+            .send(Command::FreeDecode {
+                request,
+                tokens,
+                reply,
+            })
+            .map_err(|_| stopped())?;
+        answer.await.map_err(|_| stopped())?
+    }
 }
 
 fn stopped() -> LlmError {

@@ -1,5 +1,6 @@
 //! What the session handle asks of its worker (tower's `buffer/message.rs`).
 
+use super::handle::TurnStats;
 use crate::agent::{ChatEvent, LlmError, ResultMessage, TurnRequest};
 
 /// Where a turn's events go; a bounded channel the turn's stream polls.
@@ -28,4 +29,13 @@ pub(crate) enum Command {
     },
     /// Forget the conversation (keeping the preamble).
     Clear,
+    /// The benchmark's baseline: evaluate a turn's input, decode freely, forget.
+    FreeDecode {
+        /// The turn whose input is evaluated.
+        request: TurnRequest,
+        /// Tokens to decode.
+        tokens: usize,
+        /// Where the counters go.
+        reply: tokio::sync::oneshot::Sender<Result<TurnStats, LlmError>>,
+    },
 }

@@ -15,7 +15,7 @@
 //! | `handle.rs` | [`GemmaSession`], the `Send` handle, and its counters |
 //! | `message.rs` | the commands the handle sends its worker |
 //! | `worker.rs` | the inference thread: the command loop |
-//! | `turn.rs` | what each command does: a turn, recording results, scoring, a reset |
+//! | `turn.rs` | what each command does: a turn, recording results, scoring, a reset, free decoding (a benchmark's baseline) |
 //! | `conversation.rs` | the conversation's KV state, with its single reset |
 //! | `prefix.rs` | prefixes (preamble, channels) evaluated once: memory and file caches |
 //! | `steering.rs` | what a turn may write, from its tool choice and value sets |

@@ -182,33 +182,11 @@ impl<'m> Session<'m> {
         let options = &self.shared.options;
         let steering = steering::steer(format, &self.config, &request, options.value_hints)
             .map_err(LlmError::Grammar)?;
-        let hints = steering::hints(
-            format,
-            &request.tool_choice,
-            &request.values,
-            options.value_hints,
-        );
-        let prompt = format::input(
-            format,
-            self.conversation.state,
-            &request.input,
-            &hints,
-            true,
-        );
-        trace("input", &prompt);
-        let mut tokens = self.conversation.pending.clone();
-        tokens.extend(self.shared.tokenize(&prompt));
-        self.conversation.admit(tokens.len(), MIN_REPLY_TOKENS)?;
+        let (tokens_appended, idx) = self.append_input(&request, MIN_REPLY_TOKENS)?;
         let mut turn = TurnStats {
-            tokens_appended: tokens.len(),
+            tokens_appended,
             constrained: steering.is_call(),
             ..TurnStats::default()
-        };
-        let idx = self.conversation.append(&tokens)?;
-        self.conversation.pending.clear();
-        self.conversation.state = State {
-            model_turn_open: true,
-            after_call: false,
         };
         turn.prefill_time = started.elapsed();
         self.sampler.counters = Default::default();
@@ -261,6 +239,87 @@ impl<'m> Session<'m> {
         turn.generation_time = generation_started.elapsed();
         turn.sampler = self.sampler.counters;
         turn.context_tokens = self.conversation.n_past() + self.conversation.pending.len();
+        turn.kv_cache_tokens = self.conversation.kv_tokens();
+        Ok(turn)
+    }
+
+    /// Renders `request`'s input as its turn shows it (with the value hints its tool choice
+    /// gets), evaluates it after what the last reply left pending, and opens the model's turn.
+    /// `reserve` tokens must stay free for the reply. Returns the tokens appended and the
+    /// batch index of the last one's logits.
+    fn append_input(
+        &mut self,
+        request: &TurnRequest,
+        reserve: usize,
+    ) -> Result<(usize, i32), LlmError> {
+        let format = self.shared.format.format();
+        let hints = steering::hints(
+            format,
+            &request.tool_choice,
+            &request.values,
+            self.shared.options.value_hints,
+        );
+        let prompt = format::input(
+            format,
+            self.conversation.state,
+            &request.input,
+            &hints,
+            true,
+        );
+        trace("input", &prompt);
+        let mut tokens = self.conversation.pending.clone();
+        tokens.extend(self.shared.tokenize(&prompt));
+        self.conversation.admit(tokens.len(), reserve)?;
+        let idx = self.conversation.append(&tokens)?;
+        self.conversation.pending.clear();
+        self.conversation.state = State {
+            model_turn_open: true,
+            after_call: false,
+        };
+        Ok((tokens.len(), idx))
+    }
+
+    /// The benchmark's baseline: `request`'s input evaluated exactly as [`turn`](Self::turn)
+    /// would, then `tokens` tokens decoded freely, one evaluation each (end-of-turn does not
+    /// stop it), then the conversation forgotten as by [`reset`](Self::reset).
+    pub(crate) fn free_decode(
+        &mut self,
+        request: &TurnRequest,
+        tokens: usize,
+    ) -> Result<TurnStats, LlmError> {
+        let outcome = self.run_free_decode(request, tokens);
+        self.reset();
+        outcome
+    }
+
+    fn run_free_decode(
+        &mut self,
+        request: &TurnRequest,
+        tokens: usize,
+    ) -> Result<TurnStats, LlmError> {
+        let started = Instant::now();
+        if let Some(reason) = &self.conversation.broken {
+            return Err(LlmError::Inference(reason.clone()));
+        }
+        let (tokens_appended, mut idx) = self.append_input(request, tokens)?;
+        let mut turn = TurnStats {
+            tokens_appended,
+            prefill_time: started.elapsed(),
+            ..TurnStats::default()
+        };
+        let generation_started = Instant::now();
+        for n in 1..=tokens {
+            let token = self.sampler.pick_text(&self.conversation.ctx, idx);
+            turn.time_to_first_token
+                .get_or_insert_with(|| started.elapsed());
+            turn.sampled_tokens += 1;
+            // Like a turn's last token, the last one is not evaluated.
+            if n < tokens {
+                idx = self.conversation.append(&[token])?;
+            }
+        }
+        turn.generation_time = generation_started.elapsed();
+        turn.context_tokens = self.conversation.n_past();
         turn.kv_cache_tokens = self.conversation.kv_tokens();
         Ok(turn)
     }

@@ -78,6 +78,27 @@ pub(super) fn run(
                 }
             }
             Command::Clear => catch_unwind(AssertUnwindSafe(|| session.reset())),
+            Command::FreeDecode {
+                request,
+                tokens,
+                reply,
+            } => {
+                if reply.is_closed() {
+                    continue;
+                }
+                match catch_unwind(AssertUnwindSafe(|| session.free_decode(&request, tokens))) {
+                    Ok(stats) => {
+                        let _ = reply.send(stats);
+                        Ok(())
+                    }
+                    Err(panic) => {
+                        let _ = reply.send(Err(LlmError::Inference(
+                            "the inference thread panicked; clear() the session".to_owned(),
+                        )));
+                        Err(panic)
+                    }
+                }
+            }
         };
         if outcome.is_err() {
             session.poison();
