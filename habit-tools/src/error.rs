@@ -156,6 +156,46 @@ pub enum StoreError {
         location: String,
     },
 
+    /// The file, or the folder it lives in, cannot be written: found at open, before anything
+    /// is written, so the app can say so before the first question instead of after the user
+    /// said yes. SQLite needs the folder too: it creates `<file>-wal` and `<file>-shm` there.
+    #[error(
+        "the habit database {location} is read-only: {reason}; make it writable or pick another path"
+    )]
+    ReadOnly {
+        /// The path as given.
+        location: String,
+        /// What is read-only, in a few words.
+        reason: String,
+    },
+
+    /// `PRAGMA quick_check` found the file damaged (a file that is not SQLite at all is
+    /// [`StoreError::NotADatabase`]).
+    #[error(
+        "the habit database {location} is damaged ({detail}); restore a backup or move it aside"
+    )]
+    Corrupt {
+        /// The path as given.
+        location: String,
+        /// SQLite's first finding, on one line and shortened.
+        detail: String,
+    },
+
+    /// The file's `user_version` and tables do not fit this build's migration list: a negative
+    /// version, a table its version should have that is missing, or a table a pending migration
+    /// would create that something else already made. Found before anything is written.
+    #[error(
+        "the habit database {location} does not match this app's schema (version {found}): {reason}; move it aside or pick another path"
+    )]
+    SchemaMismatch {
+        /// The path as given.
+        location: String,
+        /// The file's `user_version`.
+        found: i64,
+        /// What does not fit.
+        reason: String,
+    },
+
     /// Another connection held the lock for longer than the busy timeout.
     #[error("the habit database {location} is locked by another writer; try again shortly")]
     Locked {

@@ -114,9 +114,13 @@
 //! wait for the writer), a busy timeout (a second writer waits, 5 s by default, instead of
 //! failing), foreign keys, and applies the schema migrations tracked by `user_version`; a file
 //! from a newer build is refused rather than guessed at. Every write is one `BEGIN IMMEDIATE`
-//! transaction, so a refused or failed call leaves nothing behind. Open errors say what is wrong:
-//! cannot open (missing permissions, a directory, a read-only disk), not a database, locked by
-//! another writer, newer schema. A `Store` is `Send + Sync`; share it as `Arc<Store>`, and open
+//! transaction, so a refused or failed call leaves nothing behind. Opening is also the app's
+//! start-up check, run before anything is written so the file is left untouched when it fails,
+//! each error one line: cannot open (a directory, a missing folder that cannot be made),
+//! read-only file or folder ([`StoreError::ReadOnly`]), not a database, damaged by
+//! `PRAGMA quick_check` ([`StoreError::Corrupt`]), locked by another writer, newer schema or a
+//! schema that does not fit the migrations ([`StoreError::SchemaMismatch`]). An app opens the
+//! store before its first question and exits with the error's line if that fails. A `Store` is `Send + Sync`; share it as `Arc<Store>`, and open
 //! the same file from as many stores or processes as you like.
 //!
 //! Tables: `habits` (type, protocol id, title, frame level, framed text, `anchor_when`,
@@ -135,20 +139,22 @@
 //! | rule | what | code |
 //! |---|---|---|
 //! | R3 | at most 3 active build habits and 1 active break habit | `r3_quota` |
-//! | R5 | one tracker entry per habit and day; held by the database's `UNIQUE` constraint, so two racing writers cannot both succeed; an entry is never overwritten | `duplicate` |
+//! | R5 | one tracker entry per habit and day; held by the database's `UNIQUE` constraint, so two racing writers cannot both succeed. A confirmed `done` replaces a same-day `blank` (which ran without asking, so it must not block a confirmed call); a `done` is never overwritten, and a `blank` never replaces anything | `duplicate` |
 //! | R7 | `framed_text` says what to do, not what to avoid: one pattern list in [`rules::avoidance`] | `r7_avoidance` |
 //! | R8 | a habit comes from a build or a break protocol (exactly one); a diet is refused | `r8_xor` |
 //! | — | one active habit per protocol (a retried `add_habit` must not create a twin) | `duplicate` |
 //! | — | unknown habit or catalog id | `not_found` |
 //! | — | a date that is not a calendar date, or before the habit was added | `invalid_date` |
 //! | — | a date after today | `future_date` |
-//! | — | required text empty; text over its limit; control characters | `invalid_text` |
+//! | — | required text empty (or only invisible characters); text over its limit; control, line-break or format characters (zero-width, bidi, soft hyphen, BOM) | `invalid_text` |
 //! | — | frame level not 1–3, limit not 1–10, unknown category or tracker value | `invalid_value` |
 //! | — | the database cannot be opened, read or written | `storage` |
 //!
-//! Text limits (characters, after trimming): `framed_text` 1–120; `anchor_when`,
+//! Text limits (characters, after trimming, in NFC): `framed_text` 1–120; `anchor_when`,
 //! `anchor_after_what`, `dose_text` up to 80; `note` up to 280; search `keyword` and `category`
-//! up to 100. Optional text that is blank counts as absent. Nothing panics on any input.
+//! up to 100. Optional text that is blank or only invisible characters counts as absent. Texts
+//! are stored in NFC, so decomposed Hangul is stored composed; what is refused and why is in
+//! [`rules::text`]. Nothing panics on any input.
 //!
 //! # Tracker values
 //!

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::{Catalog, CatalogEntry, Category};
 use crate::error::{HabitError, echo};
-use crate::rules::MAX_QUERY_CHARS;
+use crate::rules::{self, MAX_QUERY_CHARS};
 
 /// Default number of items when `limit` is not given.
 pub const DEFAULT_LIMIT: i64 = 5;
@@ -88,11 +88,14 @@ impl Catalog {
                 });
             }
         };
-        let category = match non_blank("category", category)? {
+        // The same text checks as stored texts (blank is absent, no control or format
+        // characters, NFC so decomposed Hangul finds what precomposed Hangul finds).
+        let category = match rules::optional_text("category", category, MAX_QUERY_CHARS)? {
             None => None,
-            Some(c) => Some(self.resolve_category(c)?),
+            Some(c) => Some(self.resolve_category(&c)?),
         };
-        let keyword = non_blank("keyword", keyword)?.map(str::to_lowercase);
+        let keyword =
+            rules::optional_text("keyword", keyword, MAX_QUERY_CHARS)?.map(|k| k.to_lowercase());
         let words: Vec<Vec<String>> = keyword
             .as_deref()
             .map(|k| k.split_whitespace().map(word_variants).collect())
@@ -164,23 +167,6 @@ impl Catalog {
                 }
             })
     }
-}
-
-/// Trims an optional query field; blank means absent, and absurdly long is refused.
-fn non_blank<'a>(
-    field: &'static str,
-    value: Option<&'a str>,
-) -> Result<Option<&'a str>, HabitError> {
-    let Some(v) = value.map(str::trim).filter(|v| !v.is_empty()) else {
-        return Ok(None);
-    };
-    if v.chars().count() > MAX_QUERY_CHARS {
-        return Err(HabitError::InvalidText {
-            field,
-            reason: format!("too long (at most {MAX_QUERY_CHARS} characters)"),
-        });
-    }
-    Ok(Some(v))
 }
 
 /// Lowercase, without spaces and separators: `Digital Wellbeing` ~ `digital-wellbeing`.
@@ -391,6 +377,28 @@ mod tests {
                 .code(),
             "invalid_text"
         );
+    }
+
+    #[test]
+    fn queries_get_the_stored_texts_checks() {
+        let plain = catalog().search(None, Some("걷기"), None).unwrap();
+        assert!(plain.count > 0);
+        // Decomposed Hangul finds what precomposed Hangul finds.
+        let decomposed: String = unicode_normalization::UnicodeNormalization::nfd("걷기").collect();
+        let found = catalog().search(None, Some(&decomposed), None).unwrap();
+        assert_eq!(found.count, plain.count);
+        // Invisible-only is absent; control and format characters are refused.
+        let all = catalog().search(None, None, None).unwrap();
+        let invisible = catalog()
+            .search(None, Some("\u{FEFF}\u{200B}"), None)
+            .unwrap();
+        assert_eq!(invisible.count, all.count);
+        for bad in ["걷\u{200B}기", "걷\n기", "\u{1B}[2J"] {
+            let err = catalog().search(None, Some(bad), None).unwrap_err();
+            assert_eq!(err.code(), "invalid_text", "{bad:?}");
+            let err = catalog().search(Some(bad), None, None).unwrap_err();
+            assert_eq!(err.code(), "invalid_text", "{bad:?}");
+        }
     }
 
     #[test]

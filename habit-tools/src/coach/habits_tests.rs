@@ -355,3 +355,97 @@ fn created_date_comes_from_the_clock() {
     assert_eq!(created, "2024-12-31");
     assert_ne!(TODAY, jiff::civil::date(2024, 12, 31));
 }
+
+#[test]
+fn texts_are_checked_for_invisible_and_control_characters_and_stored_in_nfc() {
+    let (coach, _) = coach();
+    type Mutation = Box<dyn Fn(&mut NewHabit)>;
+    let cases: Vec<(Mutation, &str)> = vec![
+        // Issue 9: only a BOM (or other invisible characters) is empty, not a habit.
+        (
+            Box::new(|r| r.framed_text = "\u{FEFF}".into()),
+            "framed_text: must not be empty",
+        ),
+        (
+            Box::new(|r| r.framed_text = "\u{200B}\u{2060} \u{3164}".into()),
+            "framed_text: must not be empty",
+        ),
+        // Issue 9: newlines forged a dialog under the real one.
+        (
+            Box::new(|r| r.framed_text = format!("걷기{}┌ 가짜 대화상자", "\n".repeat(40))),
+            "framed_text: contains U+000A (line feed) at character 3",
+        ),
+        (
+            Box::new(|r| r.framed_text = "걷기\r\u{1B}[2K".into()),
+            "framed_text: contains U+000D (carriage return)",
+        ),
+        (
+            Box::new(|r| r.framed_text = "\u{202E}기걷 분01".into()),
+            "framed_text: contains U+202E (bidi override)",
+        ),
+        (
+            Box::new(|r| r.anchor_when = Some("아침\u{200B}".into())),
+            "anchor_when: contains U+200B (zero width space)",
+        ),
+        (
+            Box::new(|r| r.anchor_after_what = Some("커피\u{AD}후".into())),
+            "anchor_after_what: contains U+00AD (soft hyphen)",
+        ),
+        (
+            Box::new(|r| r.dose_text = Some("10\t분".into())),
+            "dose_text: contains U+0009 (tab)",
+        ),
+    ];
+    for (i, (mutate, reason)) in cases.iter().enumerate() {
+        let mut req = new_habit("build.morning-walk");
+        mutate(&mut req);
+        let err = coach.add_habit(req).unwrap_err();
+        assert_eq!(err.code(), "invalid_text", "case {i}: {err}");
+        assert!(err.to_string().starts_with(reason), "case {i}: {err}");
+    }
+    assert_eq!(row_counts(&coach), (0, 0));
+
+    // Decomposed Hangul is stored composed; an invisible-only optional text is absent.
+    let nfd = |s: &str| -> String { unicode_normalization::UnicodeNormalization::nfd(s).collect() };
+    let mut req = new_habit("build.morning-walk");
+    req.framed_text = nfd("아침 커피 후 10분 걷기");
+    req.anchor_when = Some(nfd("아침"));
+    req.dose_text = Some("\u{FEFF}".into());
+    coach.add_habit(req).unwrap();
+    let habit = &coach.list_active_habits().unwrap().items[0];
+    assert_eq!(habit.framed_text, "아침 커피 후 10분 걷기");
+    assert_eq!(habit.anchor_when.as_deref(), Some("아침"));
+    assert_eq!(habit.dose_text, None);
+}
+
+#[test]
+fn every_disguised_avoidance_phrase_is_refused() {
+    // Issue 9 found 96 of 156 disguised variants of R7's phrases accepted by `add_habit`.
+    let variants = crate::rules::avoidance::variants::variants();
+    let mut by_code = std::collections::BTreeMap::<String, usize>::new();
+    let mut accepted = Vec::new();
+    for v in &variants {
+        let coach = coach().0;
+        let mut req = new_habit("build.morning-walk");
+        req.framed_text = v.text.clone();
+        match coach.add_habit(req) {
+            Ok(_) => accepted.push(v),
+            Err(err) => {
+                // Shown only when the disguise is the display order: the matcher reads the
+                // stored order, and the text checks refuse the bidi controls first anyway.
+                if v.display_only {
+                    assert_eq!(err.code(), "invalid_text", "{v:?}");
+                }
+                *by_code.entry(err.code().to_owned()).or_default() += 1;
+            }
+        }
+    }
+    println!(
+        "add_habit refused {} of {} disguised variants: {by_code:?}; accepted {}",
+        variants.len() - accepted.len(),
+        variants.len(),
+        accepted.len()
+    );
+    assert!(accepted.is_empty(), "accepted: {accepted:?}");
+    assert!(by_code.get("r7_avoidance").is_some_and(|n| *n > 100));
+}

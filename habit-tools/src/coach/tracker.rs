@@ -47,7 +47,11 @@ impl Coach {
     /// transaction, the habit exists (`not_found`), the date is not before the day it was added
     /// (`invalid_date`), and — by the `UNIQUE(habit_id, date)` constraint itself, so that it
     /// holds against concurrent writers — the habit has no entry for that day yet (`duplicate`).
-    /// An entry is never overwritten.
+    ///
+    /// One exception, so that no unconfirmed call can block a confirmed one: a `done` on a day
+    /// that holds a `blank` replaces the blank (the same row, with the new note; `entry_id` is
+    /// the blank's). A `blank` never replaces anything, and a `done` is never overwritten: both
+    /// are `duplicate`. Either way one row per habit and day remains (R5).
     pub fn log_tracker_entry(&self, req: NewEntry) -> Result<LoggedEntry, HabitError> {
         let today = self.clock.today();
         let date = resolve_date(req.date.as_deref(), today)?;
@@ -84,16 +88,29 @@ impl Coach {
                     value: req.value,
                 }),
                 Err(e) if is_unique_violation(&e) => {
-                    let existing: Option<TrackerValue> = tx
-                        .query_row(
-                            "SELECT value FROM tracker_entries WHERE habit_id = ?1 AND entry_date = ?2",
-                            rusqlite::params![req.habit_id, DbDate(date)],
-                            |r| r.get(0),
-                        )
-                        .optional()?;
-                    let already = existing.map_or_else(String::new, |v| format!(" (as {v})"));
+                    // The day is taken. Read what holds it: still under this transaction's
+                    // write lock, so nobody can change it between this read and the update.
+                    let (entry_id, existing): (i64, TrackerValue) = tx.query_row(
+                        "SELECT id, value FROM tracker_entries WHERE habit_id = ?1 AND entry_date = ?2",
+                        rusqlite::params![req.habit_id, DbDate(date)],
+                        |r| Ok((r.get(0)?, r.get(1)?)),
+                    )?;
+                    if replaces(req.value, existing) {
+                        // The same row becomes the confirmed entry (its note too), so R5's one
+                        // row per habit and day still holds.
+                        tx.execute(
+                            "UPDATE tracker_entries SET value = ?1, note = ?2 WHERE id = ?3",
+                            rusqlite::params![req.value, note, entry_id],
+                        )?;
+                        return Ok(LoggedEntry {
+                            entry_id,
+                            habit_id: req.habit_id,
+                            date: format_date(date),
+                            value: req.value,
+                        });
+                    }
                     Err(HabitError::Duplicate(format!(
-                        "R5: habit {} already has an entry for {}{already}; one entry per habit per day",
+                        "R5: habit {} already has an entry for {} (as {existing}); one entry per habit per day",
                         req.habit_id,
                         format_date(date)
                     )))
@@ -133,6 +150,15 @@ impl Coach {
             &entries,
         ))
     }
+}
+
+/// Whether a new entry with `new` takes the place of a same-day entry with `existing`: only a
+/// `done` over a `blank`. A blank is written without asking the user (it costs them nothing),
+/// while a done is confirmed; if the blank kept the day, an unasked-for call could block a
+/// confirmed one. The other way round, a blank never displaces anything: it would overwrite a
+/// confirmed entry without asking.
+fn replaces(new: TrackerValue, existing: TrackerValue) -> bool {
+    matches!((new, existing), (TrackerValue::Done, TrackerValue::Blank))
 }
 
 #[cfg(test)]

@@ -56,7 +56,7 @@ fn accepts_explicit_and_relative_dates() {
     // A blank date is today, which is now taken.
     assert_eq!(
         coach
-            .log_tracker_entry(entry(id, Done, Some("")))
+            .log_tracker_entry(entry(id, Blank, Some("")))
             .unwrap_err()
             .code(),
         "duplicate"
@@ -89,6 +89,89 @@ fn r5_one_entry_per_habit_and_day_never_overwritten() {
         .unwrap()
         .habit_id;
     coach.log_tracker_entry(entry(other, Done, None)).unwrap();
+}
+
+/// The one row of `habit_id` on `day`: its id, value and note.
+fn row_of(coach: &Coach, habit_id: i64, day: &str) -> Vec<(i64, String, Option<String>)> {
+    coach
+        .store()
+        .read(|tx| {
+            let mut stmt = tx.prepare(
+                "SELECT id, value, note FROM tracker_entries WHERE habit_id = ?1 AND entry_date = ?2",
+            )?;
+            let rows = stmt.query_map(rusqlite::params![habit_id, day], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        })
+        .unwrap()
+}
+
+#[test]
+fn a_confirmed_done_replaces_a_same_day_blank_keeping_one_row() {
+    // Issue 9: a blank runs without confirmation; it must not take the day from a done the
+    // user confirmed.
+    let (coach, _, id) = coach_with_habit(3);
+    let blank = coach
+        .log_tracker_entry(NewEntry {
+            note: Some("회식".into()),
+            ..entry(id, Blank, None)
+        })
+        .unwrap();
+    assert_eq!(coach.get_streak(id).unwrap().current_streak, 0);
+    let done = coach
+        .log_tracker_entry(NewEntry {
+            note: Some("늦게라도 걸었다".into()),
+            ..entry(id, Done, Some("오늘"))
+        })
+        .unwrap();
+    assert_eq!(done.value, Done);
+    assert_eq!(done.date, "2025-03-10");
+    assert_eq!(done.entry_id, blank.entry_id, "the same row");
+    assert_eq!(
+        row_of(&coach, id, "2025-03-10"),
+        [(
+            blank.entry_id,
+            "done".to_owned(),
+            Some("늦게라도 걸었다".to_owned())
+        )]
+    );
+    assert_eq!(row_counts(&coach).1, 1, "R5: still one row for the day");
+    assert_eq!(coach.get_streak(id).unwrap().current_streak, 1);
+    // Now the day is done: a second done, or a blank, is a duplicate and changes nothing.
+    for value in [Done, Blank] {
+        let err = coach.log_tracker_entry(entry(id, value, None)).unwrap_err();
+        assert_eq!(err.code(), "duplicate", "{value}");
+        assert!(err.to_string().contains("as done"), "{err}");
+    }
+    assert_eq!(row_of(&coach, id, "2025-03-10")[0].1, "done");
+}
+
+#[test]
+fn a_blank_never_replaces_anything() {
+    let (coach, _, id) = coach_with_habit(3);
+    coach
+        .log_tracker_entry(NewEntry {
+            note: Some("아침에 걸음".into()),
+            ..entry(id, Done, Some("2025-03-09"))
+        })
+        .unwrap();
+    coach
+        .log_tracker_entry(entry(id, Blank, Some("2025-03-08")))
+        .unwrap();
+    for (day, held) in [("2025-03-09", "done"), ("2025-03-08", "blank")] {
+        let before = row_of(&coach, id, day);
+        let err = coach
+            .log_tracker_entry(NewEntry {
+                note: Some("덮어쓰기".into()),
+                ..entry(id, Blank, Some(day))
+            })
+            .unwrap_err();
+        assert_eq!(err.code(), "duplicate", "{day}");
+        assert!(err.to_string().contains(&format!("as {held}")), "{err}");
+        assert_eq!(row_of(&coach, id, day), before, "{day} is unchanged");
+    }
+    assert_eq!(row_counts(&coach).1, 2);
 }
 
 #[test]

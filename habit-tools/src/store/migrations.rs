@@ -13,6 +13,9 @@ pub(crate) struct Migration {
     pub(crate) description: &'static str,
     /// The SQL, run as one batch inside the migration transaction.
     pub(crate) sql: &'static str,
+    /// The tables the step creates (and that later steps keep): what [`check`] expects a file
+    /// at this version to have, and a file before it not to have.
+    pub(crate) creates: &'static [&'static str],
 }
 
 /// Every schema step, oldest first.
@@ -49,6 +52,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[Migration {
             UNIQUE (habit_id, entry_date)
         ) STRICT;
     ",
+    creates: &["habits", "tracker_entries"],
 }];
 
 /// The schema version this build writes.
@@ -63,6 +67,60 @@ fn version_of(migrations: &[Migration]) -> i64 {
 /// Reads the file's schema version.
 pub(crate) fn current_version(conn: &Connection) -> Result<i64, rusqlite::Error> {
     conn.pragma_query_value(None, "user_version", |row| row.get(0))
+}
+
+/// Checks, without writing, that the file fits `migrations`: its version is not negative and
+/// not newer than the list, every table its version should have exists, and no table a pending
+/// step would create exists yet (made by another program, it would fail that step with a
+/// SQLite message about SQL the user never wrote). Returns the file's version.
+///
+/// Run inside a read transaction, so the version and the tables are one snapshot even while
+/// another process migrates the same file.
+pub(crate) fn check(
+    conn: &Connection,
+    migrations: &[Migration],
+    location: &str,
+) -> Result<i64, StoreError> {
+    let sqlite = |e| StoreError::from_sqlite(e, location);
+    let target = version_of(migrations);
+    let found = current_version(conn).map_err(sqlite)?;
+    let mismatch = |reason: String| StoreError::SchemaMismatch {
+        location: location.to_owned(),
+        found,
+        reason,
+    };
+    if found > target {
+        return Err(StoreError::NewerSchema {
+            found,
+            supported: target,
+        });
+    }
+    if found < 0 {
+        return Err(mismatch(
+            "a negative version, which no version of this app writes".to_owned(),
+        ));
+    }
+    for (version, step) in (1_i64..).zip(migrations) {
+        let is_applied = version <= found;
+        for table in step.creates {
+            let exists: bool = conn
+                .query_row(
+                    "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1)",
+                    [table],
+                    |r| r.get(0),
+                )
+                .map_err(sqlite)?;
+            if is_applied && !exists {
+                return Err(mismatch(format!("its table `{table}` is missing")));
+            }
+            if !is_applied && exists {
+                return Err(mismatch(format!(
+                    "it already has a table `{table}` that version {version} would create (made by another program?)"
+                )));
+            }
+        }
+    }
+    Ok(found)
 }
 
 /// Brings the database up to the end of `migrations`; returns the resulting version.
@@ -128,10 +186,12 @@ mod tests {
         Migration {
             description: "a",
             sql: "CREATE TABLE a (x INTEGER);",
+            creates: &["a"],
         },
         Migration {
             description: "b",
             sql: "CREATE TABLE b (y INTEGER); INSERT INTO a VALUES (1);",
+            creates: &["b"],
         },
     ];
 
@@ -177,10 +237,12 @@ mod tests {
             Migration {
                 description: "ok",
                 sql: "CREATE TABLE a (x INTEGER);",
+                creates: &["a"],
             },
             Migration {
                 description: "broken",
                 sql: "CREATE TABLE nope (;",
+                creates: &[],
             },
         ];
         let mut conn = Connection::open_in_memory().unwrap();
@@ -201,6 +263,41 @@ mod tests {
     }
 
     #[test]
+    fn check_reads_version_and_tables_against_the_list() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        assert_eq!(check(&conn, STEPS, "mem").unwrap(), 0);
+        migrate(&mut conn, &STEPS[..1], "mem").unwrap();
+        assert_eq!(check(&conn, STEPS, "mem").unwrap(), 1);
+        // Version 1 with step 2's table already there: another program made it.
+        conn.execute_batch("CREATE TABLE b (z TEXT);").unwrap();
+        let err = check(&conn, STEPS, "mem").unwrap_err();
+        assert!(err.to_string().contains("already has a table `b`"), "{err}");
+        // Version 2 claimed, but step 1's table is gone.
+        conn.execute_batch("DROP TABLE a; PRAGMA user_version = 2;")
+            .unwrap();
+        let err = check(&conn, STEPS, "mem").unwrap_err();
+        assert!(err.to_string().contains("table `a` is missing"), "{err}");
+        conn.pragma_update(None, "user_version", -3).unwrap();
+        let err = check(&conn, STEPS, "mem").unwrap_err();
+        assert!(
+            matches!(err, StoreError::SchemaMismatch { found: -3, .. }),
+            "{err}"
+        );
+        conn.pragma_update(None, "user_version", 3).unwrap();
+        let err = check(&conn, STEPS, "mem").unwrap_err();
+        assert!(
+            matches!(
+                err,
+                StoreError::NewerSchema {
+                    found: 3,
+                    supported: 2
+                }
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn the_real_schema_applies_and_has_descriptions() {
         let mut conn = Connection::open_in_memory().unwrap();
         assert_eq!(
@@ -208,6 +305,17 @@ mod tests {
             latest_version()
         );
         assert!(MIGRATIONS.iter().all(|m| !m.description.is_empty()));
+        // Each step's `creates` names exactly the tables it makes.
+        let tables: Vec<String> = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let mut declared: Vec<&str> = MIGRATIONS.iter().flat_map(|m| m.creates).copied().collect();
+        declared.sort_unstable();
+        assert_eq!(tables, declared);
         for table in ["habits", "tracker_entries"] {
             assert_eq!(count(&conn, table), 0);
         }

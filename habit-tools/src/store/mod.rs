@@ -1,5 +1,5 @@
-//! The SQLite store: opening the file (default path, pragmas, migrations, clear open errors) and
-//! the two ways in — `Store::read` and `Store::write` — that every operation uses, so that
+//! The SQLite store: opening the file (default path, start-up checks in `startup`, pragmas,
+//! migrations, clear open errors) and the two ways in — `Store::read` and `Store::write` — that every operation uses, so that
 //! every write is one `BEGIN IMMEDIATE` transaction.
 //!
 //! Concurrency: one [`Store`] wraps one connection behind a mutex (so it is `Send + Sync` and is
@@ -9,6 +9,7 @@
 //! the schema (`UNIQUE`), not in read-then-write checks.
 
 mod migrations;
+mod startup;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -93,6 +94,14 @@ impl Store {
     }
 
     /// [`Store::open`] with explicit options.
+    ///
+    /// Opening is also the start-up check an app runs before it asks the user anything: before
+    /// anything is written, it refuses a file or folder that cannot be written
+    /// ([`StoreError::ReadOnly`]), a file that is not SQLite ([`StoreError::NotADatabase`]) or
+    /// that `PRAGMA quick_check` finds damaged ([`StoreError::Corrupt`]), and a file whose
+    /// `user_version` and tables do not fit this build's migrations
+    /// ([`StoreError::NewerSchema`], [`StoreError::SchemaMismatch`]). Each error's `Display` is
+    /// one line, and in each case the file is left byte for byte as it was.
     pub fn open_with(path: impl AsRef<Path>, options: &StoreOptions) -> Result<Self, StoreError> {
         let path = path.as_ref();
         if path == Path::new(":memory:") {
@@ -110,6 +119,7 @@ impl Store {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|e| StoreError::from_io(&e, parent))?;
         }
+        startup::check_writable(path, &location)?;
         // No URI parsing: a path is a path, even if it contains `?` or starts with `file:`.
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
@@ -126,8 +136,12 @@ impl Store {
     ) -> Result<Self, StoreError> {
         let sqlite = |e| StoreError::from_sqlite(e, &location);
         conn.busy_timeout(options.busy_timeout).map_err(sqlite)?;
-        // The first statement that reads the file: a non-database fails here with NotADatabase.
-        // WAL is persistent in the file; in-memory databases answer "memory", which is fine.
+        // Everything that can be found wrong is found here, before the first write: a
+        // non-database fails with NotADatabase, damage with Corrupt, a foreign schema with
+        // NewerSchema / SchemaMismatch, and the file is left as it was.
+        startup::check_contents(&mut conn, migrations::MIGRATIONS, &location)?;
+        // The first write: WAL is persistent in the file (two header bytes); in-memory
+        // databases answer "memory", which is fine.
         let _mode: String = conn
             .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
             .map_err(sqlite)?;

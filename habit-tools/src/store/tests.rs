@@ -290,3 +290,215 @@ fn two_stores_opening_a_new_file_at_once_both_succeed() {
         }
     });
 }
+
+// Start-up checks (issue 9): each failure is found at open, before anything is written, says
+// so in one line, and leaves the file byte for byte as it was (and adds no -wal, -shm or
+// -journal file beside it).
+
+/// The bytes of every file in `dir`, by name.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| {
+            let entry = entry.unwrap();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            (name, std::fs::read(entry.path()).unwrap_or_default())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Opens `path`, which must fail, and checks the error is one line and `dir` is unchanged.
+fn refused_untouched(path: &Path) -> StoreError {
+    let dir = path.parent().unwrap();
+    let before = snapshot(dir);
+    let err = Store::open(path).unwrap_err();
+    let line = err.to_string();
+    assert!(!line.contains('\n'), "one line: {line:?}");
+    assert!(!line.contains("CREATE"), "no SQL: {line}");
+    assert!(line.len() < 400, "short: {line}");
+    assert_eq!(
+        snapshot(dir),
+        before,
+        "the folder is left as it was after: {line}"
+    );
+    err
+}
+
+/// A real habit database at `path` with one habit in it, closed again.
+fn made_by_the_app(path: &Path) {
+    let store = Store::open(path).unwrap();
+    store.write(|tx| insert_habit(tx, "build.a")).unwrap();
+}
+
+fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+// Tests run as root here, and root may write to a 0444 file or a 0555 folder anyway. The
+// check reads the permission bits as well as trying to write, so these fail without the check
+// for root and non-root alike; the write attempts (for files owned by others, immutable files,
+// read-only mounts) cannot be shown by a root test and are not claimed to be.
+
+#[test]
+fn a_read_only_file_is_found_at_open() {
+    let dir = temp();
+    let path = dir.path().join("habits.sqlite3");
+    made_by_the_app(&path);
+    set_mode(&path, 0o444);
+    let err = refused_untouched(&path);
+    assert!(matches!(err, StoreError::ReadOnly { .. }), "{err}");
+    assert!(err.to_string().contains("read-only"), "{err}");
+    assert_eq!(HabitError::from(err).code(), "storage");
+    set_mode(&path, 0o644);
+    assert!(Store::open(&path).is_ok(), "opens once writable again");
+}
+
+#[test]
+fn a_read_only_folder_is_found_at_open_with_or_without_the_file() {
+    let dir = temp();
+    let folder = dir.path().join("data");
+    let path = folder.join("habits.sqlite3");
+    made_by_the_app(&path);
+    set_mode(&folder, 0o555);
+    let err = refused_untouched(&path);
+    // Restore first, so that a failed assertion still lets the temp dir be removed.
+    set_mode(&folder, 0o755);
+    assert!(matches!(err, StoreError::ReadOnly { .. }), "{err}");
+    assert!(err.to_string().contains("habits.sqlite3-wal"), "{err}");
+
+    // A new file in a read-only folder is refused the same way, and not created.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    set_mode(&empty, 0o555);
+    let result = Store::open(empty.join("habits.sqlite3"));
+    let listing = snapshot(&empty);
+    set_mode(&empty, 0o755);
+    assert!(
+        matches!(result, Err(StoreError::ReadOnly { .. })),
+        "{result:?}"
+    );
+    assert!(listing.is_empty(), "{listing:?}");
+    assert!(Store::open(&path).is_ok(), "opens once writable again");
+}
+
+#[test]
+fn a_file_of_garbage_bytes_is_not_a_database_and_is_left_alone() {
+    let dir = temp();
+    let path = dir.path().join("habits.sqlite3");
+    // Deterministic noise (a small LCG), 8 KiB.
+    let mut state: u32 = 0x9E37_79B9;
+    let noise: Vec<u8> = (0..8192)
+        .map(|_| {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            state.to_be_bytes()[0]
+        })
+        .collect();
+    std::fs::write(&path, &noise).unwrap();
+    let err = refused_untouched(&path);
+    assert!(matches!(err, StoreError::NotADatabase { .. }), "{err}");
+    // SQLite's own header followed by noise: not readable, or damaged.
+    let mut headed = b"SQLite format 3\0".to_vec();
+    headed.extend_from_slice(&noise);
+    std::fs::write(&path, &headed).unwrap();
+    let err = refused_untouched(&path);
+    assert!(
+        matches!(
+            err,
+            StoreError::NotADatabase { .. } | StoreError::Corrupt { .. }
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_damaged_database_is_found_by_quick_check_at_open() {
+    let dir = temp();
+    let path = dir.path().join("habits.sqlite3");
+    {
+        let store = Store::open(&path).unwrap();
+        // Enough rows for the table to span several pages.
+        store
+            .write(|tx| {
+                for i in 0..400 {
+                    insert_habit(tx, &format!("build.p{i}"))?;
+                }
+                Ok(())
+            })
+            .unwrap();
+    }
+    let mut bytes = std::fs::read(&path).unwrap();
+    let page_size = usize::from(u16::from_be_bytes([bytes[16], bytes[17]]));
+    assert!(bytes.len() >= page_size * 4, "{} bytes", bytes.len());
+    // Overwrite the third page (a b-tree page of the schema's tables) with junk.
+    bytes[page_size * 2..page_size * 3].fill(0xA5);
+    std::fs::write(&path, &bytes).unwrap();
+    let err = refused_untouched(&path);
+    assert!(matches!(err, StoreError::Corrupt { .. }), "{err}");
+    assert!(err.to_string().contains("damaged"), "{err}");
+}
+
+#[test]
+fn a_file_with_user_version_99_is_one_readable_line_and_untouched() {
+    let dir = temp();
+    let path = dir.path().join("habits.sqlite3");
+    made_by_the_app(&path);
+    Connection::open(&path)
+        .unwrap()
+        .pragma_update(None, "user_version", 99)
+        .unwrap();
+    let err = refused_untouched(&path);
+    assert!(
+        matches!(
+            err,
+            StoreError::NewerSchema {
+                found: 99,
+                supported: 1
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "the habit database has schema version 99, newer than this build supports (1); update the app"
+    );
+}
+
+#[test]
+fn a_schema_that_does_not_fit_the_migrations_is_refused_untouched() {
+    let dir = temp();
+    // Version 0, but another program already made a `habits` table: migrating would fail
+    // halfway through with SQLite's complaint about SQL the user never saw.
+    let foreign = dir.path().join("foreign.sqlite3");
+    Connection::open(&foreign)
+        .unwrap()
+        .execute_batch("CREATE TABLE habits (name TEXT);")
+        .unwrap();
+    let err = refused_untouched(&foreign);
+    assert!(
+        matches!(err, StoreError::SchemaMismatch { found: 0, .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("table `habits`"), "{err}");
+    // Version 1 claimed, tables missing.
+    let claimed = dir.path().join("claimed.sqlite3");
+    Connection::open(&claimed)
+        .unwrap()
+        .execute_batch("CREATE TABLE t (x); PRAGMA user_version = 1;")
+        .unwrap();
+    let err = refused_untouched(&claimed);
+    assert!(err.to_string().contains("is missing"), "{err}");
+    // A negative version.
+    let negative = dir.path().join("negative.sqlite3");
+    Connection::open(&negative)
+        .unwrap()
+        .pragma_update(None, "user_version", -1)
+        .unwrap();
+    let err = refused_untouched(&negative);
+    assert!(
+        matches!(err, StoreError::SchemaMismatch { found: -1, .. }),
+        "{err}"
+    );
+}

@@ -1,5 +1,11 @@
 //! The tracker tools: `get_streak` (read-only) and `log_tracker_entry` (destructive, except a
 //! deliberate blank, which is harmless to record and runs without asking).
+//!
+//! Because a blank runs without asking, it must not be able to block a confirmed call: a
+//! confirmed `done` on a day that holds a `blank` replaces it, while a `blank` on a day that
+//! holds a `done` is refused (`duplicate`), so an unasked-for call never overwrites a confirmed
+//! one and R5's one entry per habit and day still holds. The tool's description (its doc
+//! comment, which the model reads) says so in one line.
 
 use agent_core::{Dep, ToolError, tool};
 
@@ -28,7 +34,7 @@ pub async fn get_streak(
     on_blocking_thread(coach, move |coach| coach.get_streak(habit_id)).await
 }
 
-/// 습관 하나의 하루 기록을 남깁니다(하루 한 번).
+/// 습관 하나의 하루 기록을 남깁니다(하루 한 번). 쉼(blank)인 날에 done을 남기면 done으로 바뀌고, done인 날은 바뀌지 않습니다.
 #[tool(
     destructive,
     label = "기록하기",

@@ -56,6 +56,37 @@ async fn r5_holds_when_two_writers_log_the_same_day() {
     assert_eq!(streak["done_count_30d"], 15);
 }
 
+/// A blank (which runs unasked) racing a confirmed done on the same day: whichever commits
+/// first, the done is recorded and the day holds exactly one entry.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_racing_blank_never_beats_a_done() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b, id) = two_writers(&dir).await;
+    for day in 0..20 {
+        let date = (TODAY - day.days()).to_string();
+        let (blank, done) = tokio::join!(
+            a.call(
+                "log_tracker_entry",
+                json!({"habit_id": id, "value": "blank", "date": date})
+            ),
+            b.call(
+                "log_tracker_entry",
+                json!({"habit_id": id, "value": "done", "date": date})
+            ),
+        );
+        assert!(done.is_ok(), "{date}: {}", done.to_value());
+        // The blank either came first (and was replaced) or came second (and was refused).
+        assert!(
+            blank.is_ok() || code(&blank) == "duplicate",
+            "{date}: {}",
+            blank.to_value()
+        );
+    }
+    let streak = a.ok("get_streak", json!({"habit_id": id})).await;
+    assert_eq!(streak["current_streak"], 20);
+    assert_eq!(streak["done_count_30d"], 20);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn r3_holds_when_two_writers_take_the_last_slot() {
     let dir = tempfile::tempdir().unwrap();

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use agent_core::{ApproveAll, DenyAll, ToolResult};
 use serde_json::json;
 
-use crate::support::{Harness, Recorder, code};
+use crate::support::{Harness, Recorder, code, reason};
 
 fn walk() -> serde_json::Value {
     json!({
@@ -117,6 +117,56 @@ async fn a_blank_entry_runs_without_asking_even_under_deny_all() {
         )
         .await;
     assert_eq!(code(&again), "duplicate");
+}
+
+/// Issue 9: a blank runs without asking, so it must not take the day from a `done` the user
+/// confirms (R5 would otherwise answer `duplicate`), nor undo one afterwards.
+#[tokio::test]
+async fn an_unasked_blank_cannot_block_or_undo_a_confirmed_done() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("habits.sqlite3");
+    let approving = Harness::on_file(&path, Arc::new(ApproveAll));
+    let id = approving.add("build.morning-walk", "아침 10분 걷기").await;
+    let blank = json!({"habit_id": id, "value": "blank"});
+    let done = json!({"habit_id": id, "value": "done"});
+
+    // The model records a blank nobody was asked about.
+    let unasked = Recorder::denying();
+    let denying = Harness::on_file(&path, unasked.clone());
+    let blanked = denying.ok("log_tracker_entry", blank.clone()).await;
+    assert!(unasked.requests().is_empty());
+    // A denied done leaves the blank as it was.
+    assert_eq!(
+        denying.call("log_tracker_entry", done.clone()).await,
+        ToolResult::cancelled()
+    );
+    let streak = approving.ok("get_streak", json!({"habit_id": id})).await;
+    assert_eq!(streak["done_count_30d"], 0);
+
+    // The user confirms a done: it takes the day (the blank's row), not `duplicate`.
+    let asked = Recorder::approving();
+    let confirming = Harness::on_file(&path, asked.clone());
+    let logged = confirming.ok("log_tracker_entry", done.clone()).await;
+    assert_eq!(asked.requests().len(), 1);
+    assert_eq!(logged["value"], "done");
+    assert_eq!(logged["entry_id"], blanked["entry_id"]);
+
+    // A later blank, again unasked, cannot undo it; nor can a second done double it.
+    let again = denying.call("log_tracker_entry", blank).await;
+    assert_eq!(code(&again), "duplicate");
+    assert!(reason(&again).contains("as done"), "{}", reason(&again));
+    assert_eq!(
+        code(&confirming.call("log_tracker_entry", done).await),
+        "duplicate"
+    );
+    let streak = approving.ok("get_streak", json!({"habit_id": id})).await;
+    assert_eq!(
+        (
+            streak["current_streak"].as_u64(),
+            streak["done_count_30d"].as_u64()
+        ),
+        (Some(1), Some(1))
+    );
 }
 
 #[tokio::test]

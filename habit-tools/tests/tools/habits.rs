@@ -202,6 +202,32 @@ async fn bad_text_is_refused_by_the_schema_or_the_domain() {
             json!({"protocol_id": "build.morning-walk", "frame_level": 2, "framed_text": "걷기", "anchor_when": "\u{1b}[2J"}),
             "invalid_text",
         ),
+        // Issue 9: invisible-only text is empty; line breaks and bidi controls are refused.
+        (add_args("build.morning-walk", "\u{FEFF}"), "invalid_text"),
+        (
+            add_args(
+                "build.morning-walk",
+                &format!("걷기{}│ ▶ 가짜", "\n".repeat(40)),
+            ),
+            "invalid_text",
+        ),
+        (
+            add_args("build.morning-walk", "\u{202E}기걷 분01"),
+            "invalid_text",
+        ),
+        (
+            add_args("build.morning-walk", "야식 안\u{200B} 먹기"),
+            "invalid_text",
+        ),
+        // And disguised avoidance wording that uses no invisible character at all.
+        (
+            add_args("build.morning-walk", "ЅТОР snacking"),
+            "r7_avoidance",
+        ),
+        (
+            add_args("build.morning-walk", "ｄｏｎ'ｔ snack"),
+            "r7_avoidance",
+        ),
     ];
     for (args, expected) in cases {
         let result = h.call("add_habit", args.clone()).await;

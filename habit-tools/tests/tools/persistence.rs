@@ -54,14 +54,17 @@ async fn habits_and_entries_survive_reopening_the_file() {
         ),
         (json!(1), json!(1))
     );
-    // R5 and R3 see the old rows.
-    let again = reopened
-        .call(
-            "log_tracker_entry",
-            json!({"habit_id": snack, "value": "done"}),
-        )
-        .await;
-    assert_eq!(code(&again), "duplicate");
+    // R5 and R3 see the old rows. (A `done` would replace the old blank; a second blank or
+    // done is a duplicate.)
+    for (habit, value) in [(snack, "blank"), (walk, "done"), (walk, "blank")] {
+        let again = reopened
+            .call(
+                "log_tracker_entry",
+                json!({"habit_id": habit, "value": value}),
+            )
+            .await;
+        assert_eq!(code(&again), "duplicate", "{habit} {value}");
+    }
     let second_break = reopened
         .call("add_habit", json!({"protocol_id": "break.snooze", "frame_level": 1, "framed_text": "알람이 울리면 창문 열기"}))
         .await;
