@@ -436,48 +436,114 @@ fn recorded_results_join_the_kv_cache_without_a_reply() {
     );
 }
 
+/// The greedy answer text of one turn.
+fn answer(session: &mut GemmaSession, input: &str) -> String {
+    let events = run(
+        session,
+        TurnRequest::user(input).with_choice(ToolChoice::None),
+    );
+    events
+        .into_iter()
+        .map(|event| match event {
+            Ok(ChatEvent::TextDelta(text)) => text,
+            other => panic!("unexpected {other:?}"),
+        })
+        .collect()
+}
+
 #[test]
 fn preambles_are_restored_from_memory_and_from_a_checked_cache_file() {
     let Some(path) = model_path() else { return };
     let _guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
-    let dir = std::env::temp_dir().join(format!("agent-rs-prefix-test-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let mut cached = options();
-    cached.prefix_cache = PrefixCache::Dir(dir.clone());
-    let registry = registry(&[]);
-    let config = ChatConfig::new(INSTRUCTIONS, &registry);
-    let first = GemmaBackend::load(&path, cached.clone()).expect("model");
-    let evaluated = first.session(config.clone()).expect("session").stats();
-    assert_eq!(evaluated.preamble_source, PrefixSource::Evaluated);
-    let again = first.session(config.clone()).expect("session").stats();
-    assert_eq!(
-        again.preamble_source,
-        PrefixSource::Memory,
-        "same process, same preamble"
+    // Short, and longer than Gemma 3's 512-token sliding window: a restore must bring back
+    // every position of both, so that the answer is the one a fresh evaluation gives.
+    let long = format!(
+        "{INSTRUCTIONS}\n{}",
+        "메모는 날짜와 함께 짧게 적고, 목록은 번호를 붙여 보여 줘.\n".repeat(40)
     );
-    // A new backend (as after a restart) finds the file.
-    let second = GemmaBackend::load(&path, cached.clone()).expect("model");
-    let restored = second.session(config.clone()).expect("session");
-    assert_eq!(restored.stats().preamble_source, PrefixSource::File);
-    // A corrupted file is never trusted: it is rebuilt.
-    for entry in std::fs::read_dir(&dir).expect("cache dir").flatten() {
-        if entry.path().extension().is_some_and(|e| e == "kv") {
-            let mut bytes = std::fs::read(entry.path()).expect("read");
-            let middle = bytes.len() / 2;
-            bytes[middle] ^= 0xff;
-            std::fs::write(entry.path(), bytes).expect("write");
+    for (name, instructions) in [("short", INSTRUCTIONS.to_owned()), ("long", long)] {
+        let dir = std::env::temp_dir().join(format!(
+            "agent-rs-prefix-test-{}-{name}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut cached = options();
+        cached.prefix_cache = PrefixCache::Dir(dir.clone());
+        // Room for a conversation longer than llama.cpp's default sliding-window cache
+        // (window + batch: 1,024 cells), which would overwrite the preamble's last window.
+        cached.context_size = 4096;
+        let registry = registry(&[]);
+        let config = ChatConfig::new(&instructions, &registry);
+        let first = GemmaBackend::load(&path, cached.clone()).expect("model");
+        let mut evaluated = first.session(config.clone()).expect("session");
+        assert_eq!(evaluated.stats().preamble_source, PrefixSource::Evaluated);
+        if name == "long" {
+            assert!(
+                evaluated.stats().preamble_tokens > 600,
+                "{:?}",
+                evaluated.stats()
+            );
         }
+        let fresh = answer(&mut evaluated, "메모 앱으로 뭘 할 수 있어?");
+        let mut again = first.session(config.clone()).expect("session");
+        assert_eq!(
+            again.stats().preamble_source,
+            PrefixSource::Memory,
+            "{name}: same process, same preamble"
+        );
+        assert_eq!(
+            answer(&mut again, "메모 앱으로 뭘 할 수 있어?"),
+            fresh,
+            "{name}: memory"
+        );
+        // A conversation longer than that cache, then a reset to the preamble: the same
+        // answer again.
+        let _ = answer(
+            &mut again,
+            &"오늘 할 일: 우유 사기, 운동, 책 읽기. ".repeat(90),
+        );
+        again.clear();
+        assert_eq!(
+            answer(&mut again, "메모 앱으로 뭘 할 수 있어?"),
+            fresh,
+            "{name}: reset"
+        );
+        // A new backend (as after a restart) finds the file.
+        let second = GemmaBackend::load(&path, cached.clone()).expect("model");
+        let mut restored = second.session(config.clone()).expect("session");
+        assert_eq!(
+            restored.stats().preamble_source,
+            PrefixSource::File,
+            "{name}"
+        );
+        assert_eq!(
+            answer(&mut restored, "메모 앱으로 뭘 할 수 있어?"),
+            fresh,
+            "{name}: file"
+        );
+        // A corrupted file is never trusted: it is rebuilt.
+        for entry in std::fs::read_dir(&dir).expect("cache dir").flatten() {
+            if entry.path().extension().is_some_and(|e| e == "kv") {
+                let mut bytes = std::fs::read(entry.path()).expect("read");
+                let middle = bytes.len() / 2;
+                bytes[middle] ^= 0xff;
+                std::fs::write(entry.path(), bytes).expect("write");
+            }
+        }
+        let third = GemmaBackend::load(&path, cached).expect("model");
+        let mut rebuilt = third.session(config).expect("session");
+        assert_eq!(
+            rebuilt.stats().preamble_source,
+            PrefixSource::Evaluated,
+            "{name}"
+        );
+        assert_eq!(
+            answer(&mut rebuilt, "메모 앱으로 뭘 할 수 있어?"),
+            fresh,
+            "{name}: rebuilt"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
-    let third = GemmaBackend::load(&path, cached).expect("model");
-    let rebuilt = third.session(config).expect("session");
-    assert_eq!(rebuilt.stats().preamble_source, PrefixSource::Evaluated);
-    let mut rebuilt = rebuilt;
-    let events = run(
-        &mut rebuilt,
-        TurnRequest::user("안녕").with_choice(ToolChoice::None),
-    );
-    assert!(events.iter().all(Result::is_ok), "{events:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

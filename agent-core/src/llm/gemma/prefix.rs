@@ -103,9 +103,14 @@ fn cache_key(shared: &Shared, tokens: &[LlamaToken], shape: &str) -> u64 {
     hash.finish()
 }
 
-/// Whether `seq` holds exactly positions `0..len`.
+/// Whether `seq` holds the prefix's `len` positions, ending at `len - 1`.
+///
+/// The lowest position is only required to exist, not to be 0: Gemma 3's sliding-window
+/// layers keep (and llama.cpp saves) only the last window of positions, and llama.cpp reports
+/// the lowest position of those layers. That is the state a fresh evaluation leaves for
+/// whatever comes next — the window is all those layers ever attend to.
 fn holds(ctx: &LlamaContext<'_>, seq: i32, len: usize) -> bool {
-    ctx.kv_cache_seq_pos_min(seq) == 0
+    ctx.kv_cache_seq_pos_min(seq) >= 0
         && usize::try_from(ctx.kv_cache_seq_pos_max(seq)).ok() == len.checked_sub(1)
 }
 

@@ -81,6 +81,14 @@ impl<'m> Session<'m> {
             .with_n_ubatch(batch_size)
             .with_n_seq_max(sequences)
             .with_kv_unified(true)
+            // Gemma 3 attends over a 512-token sliding window in most layers, and llama.cpp
+            // by default gives those layers a cache of window + batch cells whose masked
+            // cells it reuses — a long conversation may overwrite the preamble's last
+            // window, which a reset to the preamble (a new conversation) needs again.
+            // Full-size cells for those layers (a few MB per thousand tokens for the 270M)
+            // keep every position until it is removed; llama.cpp's server asks for the same
+            // (`--swa-full`) to reuse prompt prefixes.
+            .with_swa_full(true)
             .with_n_threads(threads)
             .with_n_threads_batch(threads);
         let mut ctx = shared
@@ -88,7 +96,7 @@ impl<'m> Session<'m> {
             .new_context(shared.backend, params)
             .map_err(|e| LlmError::Load(format!("could not create a llama.cpp context: {e}")))?;
         let shape = format!(
-            "ctx{}-seq{sequences}-unified-{}",
+            "ctx{}-seq{sequences}-unified-swafull-{}",
             ctx.n_ctx(),
             shared.format.name()
         );
