@@ -57,6 +57,26 @@ pub(crate) enum DemoError {
         /// The underlying reason.
         reason: String,
     },
+    /// The database file or its folder is read-only: found before anything is asked.
+    #[error(
+        "습관 DB에 쓸 수 없습니다: {path} ({reason}) — 쓰기 권한을 확인하거나 --db로 다른 파일을 지정하세요"
+    )]
+    DbReadOnly {
+        /// The database path.
+        path: String,
+        /// What is read-only.
+        reason: String,
+    },
+    /// `PRAGMA quick_check` found the database damaged.
+    #[error(
+        "습관 DB가 손상되었습니다: {path} ({detail}) — 파일을 옮겨 두고 새로 시작하거나 백업에서 되살리세요"
+    )]
+    DbCorrupt {
+        /// The database path.
+        path: String,
+        /// The check's first finding.
+        detail: String,
+    },
     /// Any other database problem (newer schema, no data directory, …).
     #[error("습관 DB 오류: {0}")]
     Db(#[source] StoreError),
@@ -87,6 +107,14 @@ impl From<StoreError> for DemoError {
             StoreError::CannotOpen { location, reason } => Self::DbCannotOpen {
                 path: location,
                 reason,
+            },
+            StoreError::ReadOnly { location, reason } => Self::DbReadOnly {
+                path: location,
+                reason,
+            },
+            StoreError::Corrupt { location, detail } => Self::DbCorrupt {
+                path: location,
+                detail,
             },
             other => Self::Db(other),
         }

@@ -280,3 +280,121 @@ fn ctrl_c_after_yes_reports_what_the_write_really_did() {
     );
     assert_eq!(sandbox.coach().list_active_habits().expect("list").count, 1);
 }
+
+/// Runs the binary on `db` and returns its output; nothing may be asked or written.
+fn start_on(sandbox: &Sandbox, db: &std::path::Path) -> Output {
+    let script = sandbox.path("script.json");
+    std::fs::write(&script, "[]").expect("script");
+    let mut command = sandbox.command();
+    command.arg("--db").arg(db).arg("--script").arg(&script);
+    support::run(command, "추가해줘\ny\n".as_bytes())
+}
+
+/// One line on stderr, exit 1, no prompt: the check ran before the first question.
+fn assert_refused_at_start(out: &Output, expected: &str) {
+    assert_eq!(out.status.code(), Some(1), "{out}");
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(lines[0].contains(expected), "{expected:?}\n{out}");
+    assert!(!out.stdout.contains("나>"), "nothing was asked\n{out}");
+}
+
+/// Every file of `dir`: name, length, and a hash of its bytes.
+fn snapshot(dir: &std::path::Path) -> Vec<(String, usize, u64)> {
+    use std::hash::{Hash, Hasher};
+    let mut files: Vec<(String, usize, u64)> = std::fs::read_dir(dir)
+        .expect("dir")
+        .flatten()
+        .filter(|e| e.path().is_file() && e.file_name().to_string_lossy().starts_with("habits"))
+        .map(|e| {
+            let bytes = std::fs::read(e.path()).expect("read");
+            let mut hash = std::collections::hash_map::DefaultHasher::new();
+            bytes.hash(&mut hash);
+            let name = e.file_name().to_string_lossy().into_owned();
+            (name, bytes.len(), hash.finish())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn database_problems_are_found_at_start_and_leave_the_file_as_it_was() {
+    use std::os::unix::fs::PermissionsExt;
+    // A read-only file.
+    let sandbox = Sandbox::new();
+    let _ = sandbox.coach();
+    std::fs::set_permissions(sandbox.db(), std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    let before = snapshot(sandbox.dir.path());
+    assert_refused_at_start(
+        &start_on(&sandbox, &sandbox.db()),
+        "습관 DB에 쓸 수 없습니다",
+    );
+    assert_eq!(snapshot(sandbox.dir.path()), before);
+
+    // A read-only folder (SQLite needs to create its journal next to the file).
+    let sandbox = Sandbox::new();
+    let folder = sandbox.path("ro");
+    std::fs::create_dir(&folder).expect("mkdir");
+    let db = folder.join("habits.sqlite3");
+    drop(support::coach_at(&db));
+    std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o555)).expect("chmod");
+    let before = snapshot(&folder);
+    assert_refused_at_start(&start_on(&sandbox, &db), "습관 DB에 쓸 수 없습니다");
+    assert_eq!(snapshot(&folder), before);
+    std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+
+    // A damaged file: a real database with a page overwritten.
+    let sandbox = Sandbox::new();
+    {
+        let coach = sandbox.coach();
+        for (protocol, text) in [
+            ("build.morning-walk", "아침 걷기"),
+            ("build.read-10-pages", "책 읽기"),
+        ] {
+            coach
+                .add_habit(habit_tools::NewHabit {
+                    protocol_id: protocol.into(),
+                    frame_level: 1,
+                    framed_text: text.into(),
+                    anchor_when: None,
+                    anchor_after_what: None,
+                    dose_text: None,
+                })
+                .expect("add");
+        }
+    }
+    let conn = rusqlite::Connection::open(sandbox.db()).expect("open");
+    conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE;")
+        .expect("checkpoint");
+    drop(conn);
+    let mut bytes = std::fs::read(sandbox.db()).expect("read");
+    let page = 4096;
+    assert!(bytes.len() >= 3 * page, "{} bytes", bytes.len());
+    for b in &mut bytes[2 * page + 8..3 * page] {
+        *b = 0xa5;
+    }
+    std::fs::write(sandbox.db(), &bytes).expect("write");
+    let before = snapshot(sandbox.dir.path());
+    let out = start_on(&sandbox, &sandbox.db());
+    assert_eq!(out.status.code(), Some(1), "{out}");
+    assert_eq!(out.stderr.lines().count(), 1, "{out}");
+    assert!(out.stderr.contains("손상"), "{out}");
+    assert_eq!(snapshot(sandbox.dir.path()), before);
+
+    // A file from a newer version of the app.
+    let sandbox = Sandbox::new();
+    let _ = sandbox.coach();
+    let conn = rusqlite::Connection::open(sandbox.db()).expect("open");
+    conn.execute_batch("PRAGMA user_version = 99; PRAGMA journal_mode = DELETE;")
+        .expect("version");
+    drop(conn);
+    let before = snapshot(sandbox.dir.path());
+    let out = start_on(&sandbox, &sandbox.db());
+    assert_refused_at_start(&out, "99");
+    assert!(
+        !out.stderr.contains("CREATE TABLE"),
+        "not the migration SQL\n{out}"
+    );
+    assert_eq!(snapshot(sandbox.dir.path()), before);
+}
