@@ -56,7 +56,7 @@ impl TerminalConfirmer {
         self.ui
             .line(Style::Bold, &format!("   ┌ {TITLE} ({})", request.label));
         for line in request.description.lines().filter(|l| !l.trim().is_empty()) {
-            self.ui.line(Style::Plain, &format!("   │ {}", line.trim()));
+            self.framed(Style::Plain, "   │ ", "   │ ", line.trim());
         }
         self.framed(Style::Bold, "   │ ▶ ", "   │   ", request.summary.trim());
         for argument in &request.arguments {

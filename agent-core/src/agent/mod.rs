@@ -145,9 +145,15 @@ pub struct Agent<S> {
     max_turns: usize,
     soft_history_limit: usize,
     user_turns: usize,
+    /// The conversation's earlier user messages (the last few), which an answer must not
+    /// repeat: the small model's favourite answer to a greeting is the previous request.
+    earlier: Vec<String>,
     next_call_id: u64,
     interrupter: Interrupter,
 }
+
+/// How many earlier user messages an answer is checked against.
+const EARLIER_MESSAGES: usize = 8;
 
 /// What the reporting confirmer needs: where events go and which call is being confirmed.
 struct Reporter {
@@ -212,6 +218,7 @@ impl<S: ChatSession> Agent<S> {
             max_turns: DEFAULT_MAX_TURNS,
             soft_history_limit: DEFAULT_SOFT_HISTORY_LIMIT,
             user_turns: 0,
+            earlier: Vec::new(),
             next_call_id: 1,
             interrupter: Interrupter::default(),
         }
@@ -310,6 +317,7 @@ impl<S: ChatSession> Agent<S> {
     pub fn clear(&mut self) {
         self.session.clear();
         self.user_turns = 0;
+        self.earlier.clear();
     }
 
     /// Handles one user message and returns the final answer.
@@ -322,6 +330,10 @@ impl<S: ChatSession> Agent<S> {
             ));
         }
         let outcome = self.run(text).await;
+        if self.earlier.len() == EARLIER_MESSAGES {
+            self.earlier.remove(0);
+        }
+        self.earlier.push(text.to_owned());
         if let Err(error) = &outcome {
             self.emit(AgentEvent::Error {
                 code: error.code().to_owned(),
@@ -416,7 +428,8 @@ impl<S: ChatSession> Agent<S> {
             require: Vec::new(),
             quote: String::new(),
         };
-        let (answer, calls) = self.read(request, turn, !after_results).await?;
+        // Buffered, not streamed: the answer is shown only once it is checked.
+        let (answer, calls) = self.read(request, turn, false).await?;
         if !calls.is_empty() {
             // No call was allowed; each still gets its result in the history.
             let refused = calls.into_iter().map(|call| self.refuse(call)).collect();
@@ -426,8 +439,11 @@ impl<S: ChatSession> Agent<S> {
             self.emit(AgentEvent::TextDelta(answer.trim().to_owned()));
             return self.finish(answer.trim().to_owned(), turn);
         }
-        let answer = if after_results { String::new() } else { answer };
-        self.finish(answer, turn)
+        if !after_results && is_usable(&answer) && !repeats_earlier(&answer, &self.earlier) {
+            self.emit(AgentEvent::TextDelta(answer.trim().to_owned()));
+            return self.finish(answer.trim().to_owned(), turn);
+        }
+        self.finish(String::new(), turn)
     }
 
     /// Ends the user turn with `answer`, or — when the model wrote nothing usable — with the
@@ -787,6 +803,18 @@ fn is_grounded(answer: &str, request: &str, seen: &str) -> bool {
     numbers(answer).iter().all(|n| known.contains(n))
 }
 
+/// Whether `answer` repeats one of the conversation's earlier user messages (letters and
+/// digits compared, either containing the other).
+fn repeats_earlier(answer: &str, earlier: &[String]) -> bool {
+    let squash = |text: &str| -> String { text.chars().filter(|c| c.is_alphanumeric()).collect() };
+    let a = squash(answer);
+    a.len() >= 6
+        && earlier
+            .iter()
+            .map(|m| squash(m))
+            .any(|m| m.len() >= 6 && (m.contains(&a) || a.contains(&m)))
+}
+
 /// The calls made during one user turn, and whether state changed since.
 #[derive(Default)]
 struct CallHistory {
@@ -877,6 +905,18 @@ mod tests {
             !history.is_repeat(&key),
             "a destructive success may change the answer"
         );
+    }
+
+    #[test]
+    fn a_chat_answer_may_not_repeat_an_earlier_message() {
+        let earlier = ["1번 습관 오늘 했어".to_owned()];
+        assert!(repeats_earlier("1번 습관 오늘 했어", &earlier));
+        assert!(repeats_earlier(" 1번 습관, 오늘 했어!", &earlier));
+        assert!(!repeats_earlier(
+            "안녕하세요! 무엇을 도와드릴까요?",
+            &earlier
+        ));
+        assert!(!repeats_earlier("네", &earlier));
     }
 
     #[test]
