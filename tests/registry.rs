@@ -74,7 +74,9 @@ fn unknown_names_are_a_build_error_listing_what_exists() {
         .expect_err("unknown");
     assert_eq!(
         error.to_string(),
-        "no tool is named `delete_all`; registered tools: add_habit, search_catalog, today"
+        "no tool named `delete_all` is linked into this binary (linked: add_habit, search_catalog, today); \
+         a tool declared in another crate is only linked when the binary names that crate: \
+         add it with `RegistryBuilder::discover_crate(&that_crate::TOOLS)`"
     );
 }
 

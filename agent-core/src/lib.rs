@@ -135,7 +135,7 @@ pub use layer::confirm::{
 #[cfg(feature = "mcp")]
 pub use mcp::{McpError, McpServer};
 pub use messages::Messages;
-pub use registry::{Registry, RegistryBuilder, RegistryError};
+pub use registry::{Registry, RegistryBuilder, RegistryError, ToolCrate};
 /// The `schemars` this crate uses, for deriving `JsonSchema` on parameter types without a
 /// direct dependency: `#[derive(agent_core::schemars::JsonSchema)]` with
 /// `#[schemars(crate = "agent_core::schemars")]`.

@@ -2,13 +2,34 @@
 //! declarations the model sees. How a call runs (who confirms, who is calling) is the
 //! dispatcher's business, one layer up.
 //!
-//! Tools are discovered from every `#[tool]` linked into the binary ([`RegistryBuilder::discover`],
-//! like the platform's "enable all"), named by id ([`RegistryBuilder::discover_only`], like
+//! Tools are discovered from every `#[tool]` linked into the binary
+//! ([`RegistryBuilder::discover`], like the platform's "enable all"), from one crate of tools
+//! ([`RegistryBuilder::discover_crate`]), named by id ([`RegistryBuilder::discover_only`], like
 //! "add these ids"), named by type ([`RegistryBuilder::tool`], checked at compile time), or
 //! built by hand ([`RegistryBuilder::definition`]). [`RegistryBuilder::build`] refuses two
-//! different tools with one name, names that match no tool, tools whose `Dep<T>` was not
-//! provided, and examples that call an unknown tool or break its schema — all at start-up,
-//! before a model is involved.
+//! different tools with one name, names that match no tool, a crate of tools with none linked,
+//! tools whose `Dep<T>` was not provided, and examples that call an unknown tool or break its
+//! schema — all at start-up, before a model is involved.
+//!
+//! # Tools in another crate
+//!
+//! `discover()` reads a list the linker assembles, and the linker leaves out a dependency the
+//! binary never names: a crate of tools that is only listed in `Cargo.toml` contributes
+//! nothing, silently. So a crate of tools declares itself once with
+//! [`tool_crate!`](crate::tool_crate!), and the binary names it where it builds its registry:
+//!
+//! ```text
+//! // in the tools crate's lib.rs
+//! agent_core::tool_crate!();
+//!
+//! // in the binary
+//! let registry = Registry::builder().discover_crate(&habit_tools::TOOLS).build()?;
+//! ```
+//!
+//! Naming `TOOLS` links the crate, and `build` fails with [`RegistryError::NoToolsInCrate`] if
+//! it still contributes no tool. [`RegistryBuilder::discover_only`] and
+//! [`RegistryBuilder::tool`] are just as safe: a name that is not linked is an error, a type
+//! names its crate.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -31,6 +52,53 @@ pub struct ToolRegistration {
 }
 
 inventory::collect!(ToolRegistration);
+
+/// A crate (or module) of `#[tool]`s, as [`tool_crate!`](crate::tool_crate!) declares it: what
+/// [`RegistryBuilder::discover_crate`] takes. Naming it from a binary is what links the crate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ToolCrate {
+    module: &'static str,
+}
+
+impl ToolCrate {
+    /// Used by [`tool_crate!`](crate::tool_crate!); `module` is the `module_path!()` where it
+    /// was invoked.
+    #[doc(hidden)]
+    pub const fn __new(module: &'static str) -> Self {
+        Self { module }
+    }
+
+    /// The crate's name (or the module path [`tool_crate!`](crate::tool_crate!) was invoked in).
+    pub fn name(&self) -> &'static str {
+        self.module
+    }
+
+    /// Whether a tool declared in `module` belongs to this crate.
+    fn contains(&self, module: &str) -> bool {
+        module
+            .strip_prefix(self.module)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with("::"))
+    }
+}
+
+/// Declares the `#[tool]`s of this crate as a `pub static TOOLS: ToolCrate`, for binaries to
+/// pass to [`RegistryBuilder::discover_crate`]. Invoke it once at the crate root (invoked in a
+/// module, it stands for that module's tools); `tool_crate!(pub HABIT_TOOLS)` picks another
+/// name.
+///
+/// A binary that only lists a crate of tools in `Cargo.toml` never links it, and `discover()`
+/// then finds none of its tools; naming `TOOLS` links it (see the [registry
+/// docs](crate::Registry)).
+#[macro_export]
+macro_rules! tool_crate {
+    () => {
+        $crate::tool_crate!(pub TOOLS);
+    };
+    ($vis:vis $name:ident) => {
+        /// The `#[tool]`s of this crate: pass it to `RegistryBuilder::discover_crate`.
+        $vis static $name: $crate::ToolCrate = $crate::ToolCrate::__new(::core::module_path!());
+    };
+}
 
 /// Every `#[tool]` linked into this binary, ordered by module path and line (so prompts are
 /// stable from run to run).
@@ -57,12 +125,22 @@ pub enum RegistryError {
         second: String,
     },
     /// A name passed to `discover_only` matches no `#[tool]` in the binary.
-    #[error("no tool is named `{name}`; registered tools: {available}")]
+    #[error(
+        "no tool named `{name}` is linked into this binary (linked: {available}); a tool declared in another crate is only linked when the binary names that crate: add it with `RegistryBuilder::discover_crate(&that_crate::TOOLS)`"
+    )]
     UnknownTool {
         /// The name asked for.
         name: String,
         /// The names that exist.
         available: String,
+    },
+    /// A crate passed to `discover_crate` has no `#[tool]` linked into the binary.
+    #[error(
+        "the crate `{krate}` contributes no tool to this binary: it declares none, or all of them are disabled by `cfg`"
+    )]
+    NoToolsInCrate {
+        /// The crate (or module) asked for.
+        krate: &'static str,
     },
     /// A tool takes a `Dep<T>` that was not provided with `dependency`.
     #[error("tool `{tool}` needs a `{type_name}`: provide it with RegistryBuilder::dependency")]
@@ -179,6 +257,7 @@ impl std::fmt::Debug for Registry {
 
 enum Selection {
     All,
+    Crate(ToolCrate),
     Named(String),
     Definition(Box<Result<ToolDefinition, DefinitionError>>),
 }
@@ -198,6 +277,15 @@ impl RegistryBuilder {
     /// Adds every `#[tool]` linked into the binary.
     pub fn discover(mut self) -> Self {
         self.selections.push(Selection::All);
+        self
+    }
+
+    /// Adds every `#[tool]` of one crate, declared there with [`tool_crate!`](crate::tool_crate!):
+    /// `.discover_crate(&habit_tools::TOOLS)`. Unlike [`discover`](Self::discover), this cannot
+    /// silently find nothing: naming the crate links it, and a crate that still contributes no
+    /// tool is an error at [`build`](RegistryBuilder::build).
+    pub fn discover_crate(mut self, tools: &ToolCrate) -> Self {
+        self.selections.push(Selection::Crate(*tools));
         self
     }
 
@@ -343,16 +431,31 @@ fn expand(
             .into_iter()
             .map(|registration| (registration.definition)())
             .collect(),
+        Selection::Crate(tools) => {
+            let found: Vec<_> = registered_tools()
+                .into_iter()
+                .filter(|registration| tools.contains(registration.source.module))
+                .map(|registration| (registration.definition)())
+                .collect();
+            if found.is_empty() {
+                return Err(RegistryError::NoToolsInCrate {
+                    krate: tools.name(),
+                });
+            }
+            found
+        }
         Selection::Named(name) => {
             let all = registered_tools();
             let matching: Vec<_> = all.iter().filter(|r| r.name == name).collect();
             if matching.is_empty() {
                 let mut available: Vec<&str> = all.iter().map(|r| r.name).collect();
                 available.sort_unstable();
-                return Err(RegistryError::UnknownTool {
-                    name,
-                    available: available.join(", "),
-                });
+                let available = if available.is_empty() {
+                    "none".to_owned()
+                } else {
+                    available.join(", ")
+                };
+                return Err(RegistryError::UnknownTool { name, available });
             }
             // Two matches are two different tools with one name: `build` reports the clash.
             matching.iter().map(|r| (r.definition)()).collect()
