@@ -127,6 +127,8 @@ pub use agent::{
     Interrupter, LlmError, ResultMessage, ToolCall, ToolChoice, TurnInput, TurnRequest,
 };
 #[doc = include_str!("tool_attribute.md")]
+// The reference itself is agent-macros' crate doc, kept in one file for both.
+#[doc = include_str!("../../agent-macros/src/attributes.md")]
 pub use agent_macros::tool;
 pub use dispatch::{Dispatcher, ValueSets};
 pub use layer::confirm::{
@@ -158,12 +160,14 @@ pub mod __private {
     pub use ::serde_json;
 
     pub use crate::registry::ToolRegistration;
-    pub use crate::tool::{
-        Access, BoxFuture, CallContext, DefinitionError, Dependency, Injected, IntoToolResult,
-        SourceLocation, Tool, ToolDefinition, ToolResult, ToolSchema, parse_args,
+    pub use crate::tool::returns::{
+        Output, ReturnOther, ReturnPlain, ReturnResult, finish_plain, finish_result,
     };
-
-    use serde::Serialize;
+    pub use crate::tool::{
+        Access, ArgumentReader, BoxFuture, CallContext, DefinitionError, Dependency, Injected,
+        IntoToolResult, InvalidArguments, SourceLocation, Tool, ToolDefinition, ToolResult,
+        ToolSchema,
+    };
 
     /// A tool fn without a return type answers `{}`.
     pub fn unit_result(_: ()) -> ToolResult {
@@ -186,14 +190,11 @@ pub mod __private {
         }
     }
 
-    /// Converts a `Result`/`ToolResult` return value (spanned on the return type).
-    pub fn convert_output<T: IntoToolResult>(output: T) -> ToolResult {
-        output.into_tool_result()
-    }
-
-    /// Converts a plain `T: Serialize` return value (spanned on the return type).
-    pub fn convert_plain<T: Serialize>(output: T) -> ToolResult {
-        crate::tool::result::serialize_output(&output)
+    /// The stub `Tool::definition` of a `#[tool]` whose expansion failed: the item still
+    /// exists, so code naming it shows no error of its own, but nothing can run it because
+    /// the crate does not compile.
+    pub fn failed_expansion() -> Result<ToolDefinition, DefinitionError> {
+        unreachable!("a #[tool] that failed to expand was compiled")
     }
 }
 

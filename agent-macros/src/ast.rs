@@ -1,44 +1,32 @@
 //! The model of an annotated fn: its description, its parameters (arguments the model fills
-//! in, or dependencies the runtime injects) and what it returns.
+//! in, or dependencies the runtime injects, as [`classify`](crate::classify) decides) and what
+//! it returns.
 //!
-//! Building the model strips the parameter attributes (`///`, `#[schemars]`, `#[serde]`) from
-//! the fn that is emitted again, since rustc accepts none of them on parameters; they move to
-//! the generated argument struct instead.
+//! Each argument's JSON name is computed here, once (`#[serde(rename = "…")]`, or the ident
+//! without `r#`), and every later stage — the summary and example checks, the `# Arguments`
+//! lookup, the schema, the deserializer, `#[values]` and `#[from_request]` — reads it from
+//! [`Param::json_name`].
+//!
+//! Building the model strips the parameter attributes (`///`, `#[schemars]`, `#[serde]`, …)
+//! from the fn that is emitted again, since rustc accepts none of them on parameters; they
+//! move to the generated argument struct instead.
 
 use proc_macro2::Span;
-use syn::{Attribute, FnArg, Ident, ItemFn, LitStr, Pat, ReturnType, Type};
+use syn::{Attribute, FnArg, Ident, ItemFn, Pat, ReturnType, Type};
 
+use crate::classify::{self, ParamKind, ReturnSpelling};
+use crate::ctxt::Ctxt;
 use crate::docs;
+use crate::param_attr::ParamAttrs;
 
-/// Collects errors so one compile reports all of them (serde's `Ctxt`).
-#[derive(Default)]
-pub(crate) struct Errors(Option<syn::Error>);
-
-impl Errors {
-    pub(crate) fn push(&mut self, error: syn::Error) {
-        match &mut self.0 {
-            Some(all) => all.combine(error),
-            None => self.0 = Some(error),
-        }
-    }
-
-    pub(crate) fn at(&mut self, span: Span, message: impl std::fmt::Display) {
-        self.push(syn::Error::new(span, message));
-    }
-
-    /// An error covering all of `tokens` (a `Span` of a multi-token node only covers its
-    /// first token on stable Rust).
-    pub(crate) fn spanned(
-        &mut self,
-        tokens: impl quote::ToTokens,
-        message: impl std::fmt::Display,
-    ) {
-        self.push(syn::Error::new_spanned(tokens, message));
-    }
-
-    pub(crate) fn into_result(self) -> Result<(), syn::Error> {
-        self.0.map_or(Ok(()), Err)
-    }
+/// Where a parameter's description comes from.
+pub(crate) enum Description {
+    /// Its `///` lines, or its entry under the fn's `# Arguments`.
+    Text(String),
+    /// `#[schemars(description = …)]`, which schemars puts in the schema.
+    Schemars,
+    /// None: an error for an argument.
+    Missing,
 }
 
 /// One parameter of the tool fn.
@@ -46,34 +34,23 @@ pub(crate) struct Param {
     pub(crate) ident: Ident,
     pub(crate) ty: Type,
     pub(crate) kind: ParamKind,
-    /// From the parameter's `///`, or else filled from the fn's `# Arguments` list.
-    pub(crate) description: Option<String>,
-    /// `#[schemars(...)]` and `#[serde(...)]`, moved to the argument struct's field.
-    pub(crate) passthrough: Vec<Attribute>,
-    /// The JSON key (`#[serde(rename = "…")]`, or the ident without `r#`).
-    pub(crate) wire_name: String,
-    /// `#[values(provider)]`: what restricts the values a model may write.
-    pub(crate) values: Option<syn::Expr>,
-    /// `#[from_request]`: the model copies this text from the user's message.
-    pub(crate) from_request: bool,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ParamKind {
-    /// Part of the schema: the model provides it.
-    Argument,
-    /// A `Dep<T>`: the runtime injects it.
-    Injected,
+    /// The JSON key of an argument: `#[serde(rename = "…")]`, or the ident without `r#`.
+    pub(crate) json_name: String,
+    /// Where a mistake about the JSON name points: the `rename` literal, or the ident.
+    pub(crate) json_span: Span,
+    pub(crate) description: Description,
+    pub(crate) attrs: ParamAttrs,
 }
 
 /// What the fn returns, as far as the expansion cares.
 pub(crate) enum Output {
-    /// No return type: the result data is `{}`.
+    /// No return type (or `()`): the result data is `{}`.
     Unit,
-    /// `Result<T, E>` or `ToolResult`: converted by `IntoToolResult`.
-    Direct(Type),
-    /// Any other `T`, which must be `Serialize`.
-    Plain(Type),
+    /// A value, converted by whichever conversion its type allows.
+    Value {
+        ty: Box<Type>,
+        spelling: ReturnSpelling,
+    },
 }
 
 /// The annotated fn.
@@ -81,50 +58,60 @@ pub(crate) struct ToolFn {
     /// The fn as it is emitted again (parameter attributes removed).
     pub(crate) item: ItemFn,
     pub(crate) description: String,
+    /// The fn's `# Arguments` entries: (name as written, text).
     pub(crate) arguments_docs: Vec<(String, String)>,
     pub(crate) params: Vec<Param>,
     pub(crate) output: Output,
 }
 
 impl ToolFn {
-    pub(crate) fn from_item(mut item: ItemFn, errors: &mut Errors) -> Self {
+    pub(crate) fn from_item(cx: &Ctxt, mut item: ItemFn, krate: &syn::Path) -> Self {
+        remove_repeated_tool_attr(cx, &mut item.attrs);
+        for computed in docs::computed_docs(&item.attrs) {
+            cx.error_spanned_by(
+                computed,
+                "#[tool] reads the tool's description when it expands, before the macro in this `#[doc = …]` is expanded; write the description as `///` lines (or `#[doc = \"…\"]` with a string literal)",
+            );
+        }
         let fn_docs = docs::split_arguments(&docs::to_text(&docs::doc_lines(&item.attrs)));
         let mut params = Vec::new();
         for input in &mut item.sig.inputs {
             match input {
-                FnArg::Receiver(receiver) => errors.spanned(
+                FnArg::Receiver(receiver) => cx.error_spanned_by(
                     &*receiver,
                     "`self` is not supported: #[tool] fns are free functions; take shared state as a `Dep<T>` parameter",
                 ),
                 FnArg::Typed(pat_type) => {
-                    let attrs = std::mem::take(&mut pat_type.attrs);
-                    if let Some(param) = Param::new(&pat_type.pat, &pat_type.ty, attrs, errors) {
+                    let attrs = ParamAttrs::parse(cx, std::mem::take(&mut pat_type.attrs));
+                    // rustc's own lint attributes stay on the fn.
+                    pat_type.attrs.clone_from(&attrs.lints);
+                    if let Some(param) = Param::new(cx, &pat_type.pat, &pat_type.ty, attrs, krate)
+                    {
                         params.push(param);
                     }
                 }
             }
         }
         for param in &mut params {
-            if param.description.is_none() {
-                param.description = fn_docs
+            if matches!(param.description, Description::Missing) {
+                let rust_name = param.ident.to_string();
+                let rust_name = rust_name.trim_start_matches("r#");
+                if let Some((_, text)) = fn_docs
                     .arguments
                     .iter()
-                    .find(|(name, _)| *name == param.ident.to_string().trim_start_matches("r#"))
-                    .map(|(_, text)| text.clone());
+                    .find(|(name, _)| *name == param.json_name || name == rust_name)
+                {
+                    param.description = Description::Text(text.clone());
+                }
             }
         }
         let output = match &item.sig.output {
             ReturnType::Default => Output::Unit,
-            ReturnType::Type(_, ty) => {
-                let last = match &**ty {
-                    Type::Path(path) => path.path.segments.last().map(|s| s.ident.to_string()),
-                    _ => None,
-                };
-                match last.as_deref() {
-                    Some("Result" | "ToolResult") => Output::Direct((**ty).clone()),
-                    _ => Output::Plain((**ty).clone()),
-                }
-            }
+            ReturnType::Type(_, ty) if classify::is_unit(ty) => Output::Unit,
+            ReturnType::Type(_, ty) => Output::Value {
+                ty: ty.clone(),
+                spelling: classify::return_spelling(ty),
+            },
         };
         Self {
             item,
@@ -142,116 +129,114 @@ impl ToolFn {
     pub(crate) fn injected(&self) -> impl Iterator<Item = &Param> {
         self.params.iter().filter(|p| p.kind == ParamKind::Injected)
     }
+
+    /// The tool name: `name = "…"` or the fn ident (without `r#`).
+    pub(crate) fn default_name(&self) -> String {
+        self.item
+            .sig
+            .ident
+            .to_string()
+            .trim_start_matches("r#")
+            .to_owned()
+    }
+}
+
+/// A second `#[tool]` on the same fn (the outer one expands first and sees it): one error at
+/// it, and it is dropped, so it does not expand into a second set of items.
+fn remove_repeated_tool_attr(cx: &Ctxt, attrs: &mut Vec<Attribute>) {
+    attrs.retain(|attr| {
+        let path = attr.path();
+        let is_tool = path.is_ident("tool")
+            || (path.segments.len() == 2
+                && path.segments[0].ident == "agent_core"
+                && path.segments[1].ident == "tool");
+        if is_tool {
+            cx.error_spanned_by(
+                attr,
+                "#[tool] is applied twice to this fn; remove one (put every key in one attribute: `#[tool(destructive, label = \"…\")]`)",
+            );
+        }
+        !is_tool
+    });
 }
 
 impl Param {
-    fn new(pat: &Pat, ty: &Type, attrs: Vec<Attribute>, errors: &mut Errors) -> Option<Self> {
+    fn new(cx: &Ctxt, pat: &Pat, ty: &Type, attrs: ParamAttrs, krate: &syn::Path) -> Option<Self> {
         let ident = match pat {
             Pat::Ident(pat_ident) if pat_ident.by_ref.is_none() && pat_ident.subpat.is_none() => {
                 pat_ident.ident.clone()
             }
             _ => {
-                errors.spanned(
+                cx.error_spanned_by(
                     pat,
                     "patterns are not supported in #[tool] parameters: use a plain name, e.g. `point: Point`; its name becomes the argument's JSON key",
                 );
                 return None;
             }
         };
-        let kind = if is_dep(ty) {
-            ParamKind::Injected
-        } else {
-            ParamKind::Argument
-        };
+        let mut kind = classify::param_kind(ty, attrs.dep.is_some(), krate);
         match ty {
-            Type::ImplTrait(_) => errors.spanned(
+            Type::ImplTrait(_) => cx.error_spanned_by(
                 ty,
                 "`impl Trait` parameters are not supported: a tool parameter needs a concrete type to derive its JSON Schema",
             ),
-            Type::Reference(_) if kind == ParamKind::Argument => errors.spanned(
+            Type::Reference(_) if kind == ParamKind::Argument => cx.error_spanned_by(
                 ty,
                 "borrowed parameters are not supported: tool arguments are deserialized from the model's JSON, so use an owned type (`String` instead of `&str`)",
             ),
+            _ if kind == ParamKind::Argument && classify::is_unit(ty) => cx.error_spanned_by(
+                ty,
+                "a `()` parameter carries no value, yet the schema would require the model to send `null` for it; remove the parameter",
+            ),
             _ => {}
         }
-        let mut description_lines = Vec::new();
-        let mut passthrough = Vec::new();
-        let mut values = None;
-        let mut from_request = false;
-        let mut wire_name = ident.to_string().trim_start_matches("r#").to_owned();
-        for attr in attrs {
-            if attr.path().is_ident("doc") {
-                description_lines.extend(docs::doc_lines(std::slice::from_ref(&attr)));
-            } else if attr.path().is_ident("from_request") && kind == ParamKind::Argument {
-                match attr.meta.require_path_only() {
-                    Ok(_) if !from_request => from_request = true,
-                    Ok(_) => errors.spanned(&attr, "duplicate `#[from_request]`"),
-                    Err(_) => errors.spanned(&attr, "`#[from_request]` takes no arguments"),
-                }
-            } else if attr.path().is_ident("values") && kind == ParamKind::Argument {
-                match attr.parse_args::<syn::Expr>() {
-                    Ok(provider) if values.is_none() => values = Some(provider),
-                    Ok(_) => errors.spanned(&attr, "duplicate `#[values(...)]`; give one provider"),
-                    Err(_) => errors.spanned(
-                        &attr,
-                        "expected a value provider: `#[values(active_habit_ids)]`, a fn returning the values this parameter may take",
-                    ),
-                }
-            } else if (attr.path().is_ident("schemars") || attr.path().is_ident("serde"))
-                && kind == ParamKind::Argument
-            {
-                if attr.path().is_ident("serde")
-                    && let Some(rename) = serde_rename(&attr)
-                {
-                    wire_name = rename;
-                }
-                passthrough.push(attr);
-            } else if kind == ParamKind::Injected {
-                errors.spanned(
-                    &attr,
-                    "an injected `Dep<T>` parameter is not part of the schema and takes no attributes",
-                );
-            } else {
-                errors.spanned(
-                    &attr,
-                    "unsupported attribute on a #[tool] parameter: only `///` docs, `#[values(...)]`, `#[from_request]`, `#[schemars(...)]` and `#[serde(...)]` are allowed",
+        if let Some(inner) = classify::optional_dep(ty, krate) {
+            cx.error_spanned_by(
+                ty,
+                format!(
+                    "a dependency cannot be optional: the registry checks at start-up that every `Dep<T>` is provided; take `{}` and provide it with `RegistryBuilder::dependency`",
+                    quote::ToTokens::to_token_stream(inner).to_string().replace(" < ", "<").replace(" >", ">"),
+                ),
+            );
+            // It is meant as a dependency: no "undocumented argument" error on top.
+            kind = ParamKind::Injected;
+        }
+        if kind == ParamKind::Injected {
+            for attr in &attrs.argument_only {
+                cx.error_spanned_by(
+                    attr,
+                    "an injected `Dep<T>` parameter is not part of the schema: it takes no `#[serde]`, `#[schemars]`, `#[values]` or `#[from_request]`",
                 );
             }
         }
-        let description = Some(docs::to_text(&description_lines)).filter(|d| !d.is_empty());
+        let (json_name, json_span) = match &attrs.rename {
+            Some(lit) => (lit.value(), lit.span()),
+            None => (
+                ident.to_string().trim_start_matches("r#").to_owned(),
+                ident.span(),
+            ),
+        };
+        let description = if !attrs.doc_lines.is_empty() {
+            let text = docs::to_text(&attrs.doc_lines);
+            if text.is_empty() {
+                Description::Missing
+            } else {
+                Description::Text(text)
+            }
+        } else if attrs.schemars_description || attrs.computed_doc {
+            // (A computed `#[doc]` is an error of its own; not "undocumented" as well.)
+            Description::Schemars
+        } else {
+            Description::Missing
+        };
         Some(Self {
             ident,
             ty: ty.clone(),
             kind,
+            json_name,
+            json_span,
             description,
-            passthrough,
-            wire_name,
-            values,
-            from_request,
+            attrs,
         })
     }
-}
-
-/// A parameter whose type is `Dep<…>` (any path ending in `Dep`) is injected.
-fn is_dep(ty: &Type) -> bool {
-    matches!(ty, Type::Path(path)
-        if path.qself.is_none()
-            && path.path.segments.last().is_some_and(|s| s.ident == "Dep"))
-}
-
-/// The `rename = "…"` of a `#[serde(...)]` attribute, if any.
-fn serde_rename(attr: &Attribute) -> Option<String> {
-    let mut rename = None;
-    let _ = attr.parse_nested_meta(|meta| {
-        if meta.path.is_ident("rename") {
-            rename = Some(meta.value()?.parse::<LitStr>()?.value());
-        } else if meta.input.peek(syn::Token![=]) {
-            // Skip other `key = value` entries.
-            meta.value()?.parse::<syn::Expr>()?;
-        } else if meta.input.peek(syn::token::Paren) {
-            meta.parse_nested_meta(|_| Ok(()))?;
-        }
-        Ok(())
-    });
-    rename
 }

@@ -1,11 +1,16 @@
 //! Parsing of the attribute's own arguments: `#[tool(destructive, label = "…", …)]`.
 //!
 //! One branch per key; unknown keys list the valid ones, a key given twice is reported at
-//! its second occurrence, and every value keeps its span for later errors.
+//! its second occurrence, and every value keeps its span for later errors. A wrong value is
+//! recorded in the [`Ctxt`] and parsing goes on with the next key, so every mistake in the
+//! attribute shows in one compile; only a value that is not even an expression stops it.
 
 use proc_macro2::{Span, TokenStream};
 use syn::meta::ParseNestedMeta;
 use syn::{Expr, ExprLit, Lit, LitBool, LitInt, LitStr};
+
+use crate::ctxt::Ctxt;
+use crate::suggest;
 
 /// The keys `#[tool]` accepts, in the order error messages list them.
 pub(crate) const KEYS: &[&str] = &[
@@ -18,6 +23,7 @@ pub(crate) const KEYS: &[&str] = &[
     "access",
     "example",
     "reply",
+    "crate",
 ];
 
 /// The access levels `access = …` accepts, with the runtime's variant names.
@@ -57,53 +63,59 @@ pub(crate) struct ToolAttr {
     pub(crate) examples: Vec<ExampleAttr>,
     /// `reply = fn_path`: the tool's own sentence about a successful result.
     pub(crate) reply: Option<Expr>,
+    /// `crate = path`: where `agent_core` is, for a renamed dependency.
+    pub(crate) krate: Option<syn::Path>,
 }
 
 impl ToolAttr {
-    pub(crate) fn parse(args: TokenStream) -> syn::Result<Self> {
+    pub(crate) fn parse(cx: &Ctxt, args: TokenStream) -> Self {
         let mut attr = Self::default();
-        let parser = syn::meta::parser(|meta| attr.parse_one(meta));
-        syn::parse::Parser::parse2(parser, args)?;
-        Ok(attr)
+        let parser = syn::meta::parser(|meta| attr.parse_one(cx, meta));
+        if let Err(error) = syn::parse::Parser::parse2(parser, args) {
+            cx.syn_error(error);
+        }
+        attr
     }
 
     pub(crate) fn is_destructive(&self) -> bool {
         self.destructive.is_some_and(|(value, _)| value)
     }
 
-    fn parse_one(&mut self, meta: ParseNestedMeta<'_>) -> syn::Result<()> {
+    /// Each branch records a wrong value in `cx` and returns `Ok`, so the next key is still
+    /// read; `Err` (the value is not an expression at all) ends the attribute.
+    fn parse_one(&mut self, cx: &Ctxt, meta: ParseNestedMeta<'_>) -> syn::Result<()> {
         let Some(ident) = meta.path.get_ident() else {
-            return Err(meta.error(unknown_key_message(&path_text(&meta.path))));
+            cx.error_spanned_by(&meta.path, unknown_key_message(&path_text(&meta.path)));
+            return skip_value(&meta);
         };
         let key = ident.to_string();
         let span = ident.span();
         match key.as_str() {
-            "name" => set(
-                &mut self.name,
-                string_value(&meta, "name", "add_habit")?,
-                &key,
-                span,
-            ),
-            "label" => set(
-                &mut self.label,
-                string_value(&meta, "label", "습관 추가")?,
-                &key,
-                span,
-            ),
+            "name" => {
+                if let Some(lit) = string_value(cx, &meta, "name", "add_habit")? {
+                    set(cx, &mut self.name, lit, &key, span);
+                }
+            }
+            "label" => {
+                if let Some(lit) = string_value(cx, &meta, "label", "습관 추가")? {
+                    set(cx, &mut self.label, lit, &key, span);
+                }
+            }
             "summary" => {
-                let summary = match meta.value()?.parse::<Expr>()? {
+                let Some(expr) = required_value(cx, &meta, SUMMARY_EXPECTED)? else {
+                    return Ok(());
+                };
+                let summary = match expr {
                     Expr::Lit(ExprLit {
                         lit: Lit::Str(lit), ..
                     }) => Summary::Template(lit),
                     Expr::Lit(other) => {
-                        return Err(syn::Error::new_spanned(
-                            other,
-                            "expected a template string (`summary = \"'{framed_text}' 습관을 추가합니다\"`) or an expression over the parameters (`summary = describe(habit_id, date)`)",
-                        ));
+                        cx.error_spanned_by(other, SUMMARY_EXPECTED);
+                        return Ok(());
                     }
                     expr => Summary::Expr(expr),
                 };
-                set(&mut self.summary, summary, &key, span)
+                set(cx, &mut self.summary, summary, &key, span);
             }
             "destructive" => {
                 let value = if meta.input.peek(syn::Token![=]) {
@@ -113,88 +125,161 @@ impl ToolAttr {
                             ..
                         }) => value,
                         other => {
-                            return Err(syn::Error::new_spanned(
+                            cx.error_spanned_by(
                                 other,
                                 "expected `true` or `false`: write `#[tool(destructive)]` or `#[tool(destructive = false)]`",
-                            ));
+                            );
+                            return Ok(());
                         }
                     }
                 } else {
                     true
                 };
-                set(&mut self.destructive, (value, span), &key, span)
+                set(cx, &mut self.destructive, (value, span), &key, span);
             }
             "confirm_if" => {
-                let expr: Expr = meta.value()?.parse().map_err(|e| {
-                    syn::Error::new(
-                        e.span(),
-                        "expected an expression over the tool's parameters, e.g. `confirm_if = value != TrackerValue::Blank`",
-                    )
-                })?;
-                set(&mut self.confirm_if, expr, &key, span)
+                if let Some(expr) = required_value(
+                    cx,
+                    &meta,
+                    "`confirm_if` needs an expression over the tool's parameters, e.g. `confirm_if = *value != TrackerValue::Blank`",
+                )? {
+                    set(cx, &mut self.confirm_if, expr, &key, span);
+                }
             }
             "timeout_ms" => {
-                let lit = match meta.value()?.parse::<Expr>()? {
-                    Expr::Lit(ExprLit {
+                const EXPECTED: &str =
+                    "expected an integer number of milliseconds: `timeout_ms = 5000`";
+                match required_value(cx, &meta, EXPECTED)? {
+                    Some(Expr::Lit(ExprLit {
                         lit: Lit::Int(lit), ..
-                    }) => lit,
-                    other => {
-                        return Err(syn::Error::new_spanned(
-                            other,
-                            "expected an integer number of milliseconds: `timeout_ms = 5000`",
-                        ));
-                    }
-                };
-                set(&mut self.timeout_ms, lit, &key, span)
+                    })) => set(cx, &mut self.timeout_ms, lit, &key, span),
+                    Some(other) => cx.error_spanned_by(other, EXPECTED),
+                    None => {}
+                }
             }
             "access" => {
-                let value = meta.value()?.parse::<syn::Ident>().map_err(|e| {
-                    syn::Error::new(e.span(), "expected an access level: `access = self_only`, `access = system` or `access = trusted`")
-                })?;
+                const EXPECTED: &str = "expected an access level: `access = self_only`, `access = system` or `access = trusted`";
+                let Some(expr) = required_value(cx, &meta, EXPECTED)? else {
+                    return Ok(());
+                };
+                let Expr::Path(path) = &expr else {
+                    cx.error_spanned_by(&expr, EXPECTED);
+                    return Ok(());
+                };
+                let Some(value) = path.path.get_ident() else {
+                    cx.error_spanned_by(&expr, EXPECTED);
+                    return Ok(());
+                };
                 let text = value.to_string();
-                let Some((_, variant)) = ACCESS_LEVELS.iter().find(|(name, _)| *name == text)
-                else {
-                    return Err(syn::Error::new(
+                match ACCESS_LEVELS.iter().find(|(name, _)| *name == text) {
+                    Some((_, variant)) => {
+                        set(cx, &mut self.access, (*variant, value.span()), &key, span);
+                    }
+                    None => cx.error_at(
                         value.span(),
                         format!(
                             "unknown access level `{text}`; expected `self_only` (only the app's agent, the default), `system` or `trusted`"
                         ),
-                    ));
-                };
-                set(&mut self.access, (*variant, value.span()), &key, span)
+                    ),
+                }
             }
             "example" => {
-                let example = parse_example(&meta, span)?;
-                self.examples.push(example);
-                Ok(())
+                if let Some(example) = parse_example(cx, &meta, span)? {
+                    self.examples.push(example);
+                }
             }
             "reply" => {
-                let expr: Expr = meta.value()?.parse().map_err(|e| {
-                    syn::Error::new(
-                        e.span(),
-                        "expected a fn over the result data: `reply = describe_result` with `fn(&serde_json::Value) -> Option<String>`",
-                    )
-                })?;
-                set(&mut self.reply, expr, &key, span)
+                if let Some(expr) = required_value(
+                    cx,
+                    &meta,
+                    "`reply` needs a fn over the result data: `reply = describe_result` with `fn(&serde_json::Value) -> Option<String>`",
+                )? {
+                    set(cx, &mut self.reply, expr, &key, span);
+                }
             }
-            other => Err(syn::Error::new(span, unknown_key_message(other))),
+            "crate" => {
+                const EXPECTED: &str = "expected the path of `agent_core` as this crate names it: `crate = my_agent_core` or `crate = \"::my_agent_core\"`";
+                let path = match required_value(cx, &meta, EXPECTED)? {
+                    Some(Expr::Path(path)) if path.qself.is_none() => Some(path.path),
+                    Some(Expr::Lit(ExprLit {
+                        lit: Lit::Str(lit), ..
+                    })) => match lit.parse::<syn::Path>() {
+                        Ok(path) => Some(path),
+                        Err(_) => {
+                            cx.error_spanned_by(&lit, EXPECTED);
+                            None
+                        }
+                    },
+                    Some(other) => {
+                        cx.error_spanned_by(other, EXPECTED);
+                        None
+                    }
+                    None => None,
+                };
+                if let Some(path) = path {
+                    set(cx, &mut self.krate, path, &key, span);
+                }
+            }
+            other => {
+                cx.error_at(span, unknown_key_message(other));
+                return skip_value(&meta);
+            }
         }
+        Ok(())
     }
 }
 
+const SUMMARY_EXPECTED: &str = "expected a template string (`summary = \"'{framed_text}' 습관을 추가합니다\"`) or an expression over the parameters (`summary = describe(habit_id, date)`)";
+
+/// The `= expr` of a key that needs one; a missing `=` is recorded with `expected`.
+fn required_value(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta<'_>,
+    expected: &str,
+) -> syn::Result<Option<Expr>> {
+    if !meta.input.peek(syn::Token![=]) {
+        cx.error_spanned_by(&meta.path, expected);
+        return skip_value(meta).map(|()| None);
+    }
+    meta.value()?.parse().map(Some)
+}
+
+/// Consumes whatever follows a key (`= expr` or `(...)`), so parsing can go on after it.
+fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        meta.value()?.parse::<Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.input.parse::<proc_macro2::Group>()?;
+    }
+    Ok(())
+}
+
 /// `example(request = "…", args = { "key": value, … })`; `args` may be left out for a tool
-/// without arguments.
-fn parse_example(meta: &ParseNestedMeta<'_>, span: Span) -> syn::Result<ExampleAttr> {
+/// without arguments. `None` when the example is wrong (the error is in `cx`).
+fn parse_example(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta<'_>,
+    span: Span,
+) -> syn::Result<Option<ExampleAttr>> {
+    if !meta.input.peek(syn::token::Paren) {
+        cx.error_at(
+            span,
+            "write examples as `example(request = \"…\", args = { … })`",
+        );
+        return skip_value(meta).map(|()| None);
+    }
     let mut request: Option<LitStr> = None;
     let mut args: Option<proc_macro2::Group> = None;
+    let mut valid = true;
     meta.parse_nested_meta(|inner| {
         if inner.path.is_ident("request") {
-            let lit = string_value(&inner, "request", "아침 운동 습관 찾아줘")?;
-            if request.is_some() {
-                return Err(inner.error("duplicate `request` in `example(...)`"));
+            match string_value(cx, &inner, "request", "아침 운동 습관 찾아줘")? {
+                Some(_) if request.is_some() => {
+                    cx.error_spanned_by(&inner.path, "duplicate `request` in `example(...)`");
+                }
+                Some(lit) => request = Some(lit),
+                None => valid = false,
             }
-            request = Some(lit);
-            Ok(())
         } else if inner.path.is_ident("args") {
             let tree: proc_macro2::TokenTree = inner.value()?.parse()?;
             match tree {
@@ -202,53 +287,57 @@ fn parse_example(meta: &ParseNestedMeta<'_>, span: Span) -> syn::Result<ExampleA
                     if group.delimiter() == proc_macro2::Delimiter::Brace =>
                 {
                     if args.is_some() {
-                        return Err(inner.error("duplicate `args` in `example(...)`"));
+                        cx.error_spanned_by(&inner.path, "duplicate `args` in `example(...)`");
+                    } else {
+                        args = Some(group);
                     }
-                    args = Some(group);
-                    Ok(())
                 }
-                other => Err(syn::Error::new_spanned(
-                    other,
-                    "expected a JSON object: `args = { \"keyword\": \"운동\" }`",
-                )),
+                other => {
+                    valid = false;
+                    cx.error_spanned_by(
+                        other,
+                        "expected a JSON object: `args = { \"keyword\": \"운동\" }`",
+                    );
+                }
             }
         } else {
-            Err(inner.error(
+            valid = false;
+            cx.error_spanned_by(
+                &inner.path,
                 "unknown key in `example(...)`; expected `request = \"…\"` and `args = { … }`",
-            ))
+            );
+            skip_value(&inner)?;
         }
-    })
-    .map_err(|e| {
-        if e.to_string().starts_with("expected parentheses") {
-            syn::Error::new(
-                span,
-                "write examples as `example(request = \"…\", args = { … })`",
-            )
-        } else {
-            e
-        }
+        Ok(())
     })?;
     let Some(request) = request else {
-        return Err(syn::Error::new(
-            span,
-            "`example(...)` needs `request = \"…\"`: what a person would say",
-        ));
+        if valid {
+            cx.error_at(
+                span,
+                "`example(...)` needs `request = \"…\"`: what a person would say",
+            );
+        }
+        return Ok(None);
     };
     if request.value().trim().is_empty() {
-        return Err(syn::Error::new(
-            request.span(),
-            "the example's request is empty",
-        ));
+        cx.error_spanned_by(&request, "the example's request is empty");
+        return Ok(None);
     }
     let keys = match &args {
-        Some(group) => object_keys(group)?,
+        Some(group) => match object_keys(group) {
+            Ok(keys) => keys,
+            Err(error) => {
+                cx.syn_error(error);
+                return Ok(None);
+            }
+        },
         None => Vec::new(),
     };
-    Ok(ExampleAttr {
+    Ok(valid.then_some(ExampleAttr {
         request,
         args,
         keys,
-    })
+    }))
 }
 
 /// The top-level keys of a `{ "key": value, … }` group: each entry must start with a string
@@ -285,66 +374,48 @@ fn object_keys(group: &proc_macro2::Group) -> syn::Result<Vec<LitStr>> {
     Ok(keys)
 }
 
-fn set<T>(slot: &mut Option<T>, value: T, key: &str, span: Span) -> syn::Result<()> {
+/// Keeps the first value of a key; a second one is an error at its own key (serde's
+/// `Attr::set`).
+fn set<T>(cx: &Ctxt, slot: &mut Option<T>, value: T, key: &str, span: Span) {
     if slot.is_some() {
-        return Err(syn::Error::new(
+        cx.error_at(
             span,
             format!("duplicate #[tool] argument `{key}`; give it once"),
-        ));
+        );
+    } else {
+        *slot = Some(value);
     }
-    *slot = Some(value);
-    Ok(())
 }
 
-fn string_value(meta: &ParseNestedMeta<'_>, key: &str, example: &str) -> syn::Result<LitStr> {
-    let value = meta
-        .value()
-        .map_err(|_| meta.error(format!("`{key}` needs a value: `{key} = \"{example}\"`")))?;
-    match value.parse::<Expr>()? {
-        Expr::Lit(ExprLit {
+/// The string literal after `key =`; a wrong value is recorded and gives `None`.
+fn string_value(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta<'_>,
+    key: &str,
+    example: &str,
+) -> syn::Result<Option<LitStr>> {
+    let needs = format!("`{key}` needs a value: `{key} = \"{example}\"`");
+    match required_value(cx, meta, &needs)? {
+        Some(Expr::Lit(ExprLit {
             lit: Lit::Str(lit), ..
-        }) => Ok(lit),
-        other => Err(syn::Error::new_spanned(
-            other,
-            format!("expected a string literal: `{key} = \"{example}\"`"),
-        )),
+        })) => Ok(Some(lit)),
+        Some(other) => {
+            cx.error_spanned_by(
+                other,
+                format!("expected a string literal: `{key} = \"{example}\"`"),
+            );
+            Ok(None)
+        }
+        None => Ok(None),
     }
 }
 
 fn unknown_key_message(key: &str) -> String {
-    let expected = KEYS
-        .iter()
-        .map(|k| format!("`{k}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let suggestion = KEYS
-        .iter()
-        .map(|k| (edit_distance(key, k), k))
-        .filter(|(distance, _)| *distance <= 2)
-        .min()
-        .map(|(_, k)| format!(" (did you mean `{k}`?)"))
-        .unwrap_or_default();
-    format!("unknown #[tool] argument `{key}`{suggestion}; expected one of {expected}")
-}
-
-/// Levenshtein distance, for "did you mean" on misspelled keys.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                diagonal
-            } else {
-                1 + diagonal.min(row[j]).min(above)
-            };
-            diagonal = above;
-        }
-    }
-    row[b.len()]
+    format!(
+        "unknown #[tool] argument `{key}`{}; expected one of {}",
+        suggest::did_you_mean(key, KEYS),
+        suggest::listed(KEYS)
+    )
 }
 
 fn path_text(path: &syn::Path) -> String {

@@ -24,6 +24,17 @@ pub(crate) fn doc_lines(attrs: &[Attribute]) -> Vec<String> {
     lines
 }
 
+/// The `#[doc = …]` attributes whose value is not a string literal (`include_str!(…)`,
+/// `concat!(…)`): their text is not known yet when `#[tool]` expands, so it cannot be the
+/// description or be checked.
+pub(crate) fn computed_docs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {
+    attrs.iter().filter(|attr| {
+        matches!(&attr.meta, Meta::NameValue(nv)
+            if nv.path.is_ident("doc")
+                && !matches!(&nv.value, Expr::Lit(ExprLit { lit: Lit::Str(_), .. })))
+    })
+}
+
 /// Joins doc lines into text: the indentation they share is removed (rustdoc's leading
 /// space), blank lines at either end dropped.
 pub(crate) fn to_text(lines: &[String]) -> String {

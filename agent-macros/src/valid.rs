@@ -1,69 +1,94 @@
 //! Checks on the parsed attribute and fn model, each reported at the span that is wrong,
 //! all of them in one compile.
 
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::spanned::Spanned;
 
-use crate::ast::{Errors, ParamKind, ToolFn};
+use crate::ast::{Description, ToolFn};
 use crate::attr::{Summary, ToolAttr};
+use crate::classify::ParamKind;
+use crate::ctxt::Ctxt;
 
 /// The tool name: `name = "…"` or the fn ident (without `r#`), with the span to blame.
 pub(crate) fn tool_name(attr: &ToolAttr, tool: &ToolFn) -> (String, Span) {
     match &attr.name {
         Some(lit) => (lit.value(), lit.span()),
-        None => (
-            tool.item
-                .sig
-                .ident
-                .to_string()
-                .trim_start_matches("r#")
-                .to_owned(),
-            tool.item.sig.ident.span(),
-        ),
+        None => (tool.default_name(), tool.item.sig.ident.span()),
     }
 }
 
-pub(crate) fn check(attr: &ToolAttr, tool: &ToolFn, errors: &mut Errors) {
-    check_signature(tool, errors);
-    check_docs(tool, errors);
-    check_attr(attr, tool, errors);
+pub(crate) fn check(cx: &Ctxt, attr: &ToolAttr, tool: &ToolFn) {
+    check_signature(cx, tool);
+    check_names(cx, tool);
+    check_docs(cx, tool);
+    check_attr(cx, attr, tool);
 }
 
-fn check_signature(tool: &ToolFn, errors: &mut Errors) {
+fn check_signature(cx: &Ctxt, tool: &ToolFn) {
     let sig = &tool.item.sig;
     if sig.asyncness.is_none() {
-        errors.at(
+        cx.error_at(
             sig.fn_token.span(),
             "#[tool] fns must be `async`: write `async fn`",
         );
     }
     if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
-        errors.spanned(
+        cx.error_spanned_by(
             &sig.generics,
             "generic #[tool] fns are not supported: a tool's JSON Schema must be known when the binary is built; use concrete types",
         );
     }
     if let Some(constness) = &sig.constness {
-        errors.at(constness.span(), "#[tool] fns cannot be `const`");
+        cx.error_at(constness.span(), "#[tool] fns cannot be `const`");
     }
     if let Some(unsafety) = &sig.unsafety {
-        errors.at(
+        cx.error_at(
             unsafety.span(),
             "#[tool] fns cannot be `unsafe`: a model must not be able to cause undefined behaviour",
         );
     }
     if let Some(abi) = &sig.abi {
-        errors.spanned(abi, "#[tool] fns cannot have an explicit ABI");
+        cx.error_spanned_by(abi, "#[tool] fns cannot have an explicit ABI");
     }
     if let Some(variadic) = &sig.variadic {
-        errors.spanned(variadic, "#[tool] fns cannot be variadic");
+        cx.error_spanned_by(variadic, "#[tool] fns cannot be variadic");
     }
 }
 
-fn check_docs(tool: &ToolFn, errors: &mut Errors) {
+/// Two parameters with one Rust name are rustc's error (E0415, on the user's fn); two
+/// arguments with one JSON name are ours, at the second.
+fn check_names(cx: &Ctxt, tool: &ToolFn) {
+    for (i, param) in tool.params.iter().enumerate() {
+        let earlier = &tool.params[..i];
+        if earlier.iter().any(|p| p.ident == param.ident) {
+            cx.leave_to_rustc();
+            continue;
+        }
+        if param.kind != ParamKind::Argument {
+            continue;
+        }
+        if let Some(first) = earlier
+            .iter()
+            .find(|p| p.kind == ParamKind::Argument && p.json_name == param.json_name)
+        {
+            cx.error_at(
+                param.json_span,
+                format!(
+                    "`{}` and `{}` both have the JSON name `{}`, so the model could not tell them apart; rename one with `#[serde(rename = \"…\")]`",
+                    first.ident, param.ident, param.json_name
+                ),
+            );
+        }
+    }
+}
+
+fn check_docs(cx: &Ctxt, tool: &ToolFn) {
     let ident = &tool.item.sig.ident;
-    if tool.description.trim().is_empty() {
-        errors.at(
+    let computed = crate::docs::computed_docs(&tool.item.attrs)
+        .next()
+        .is_some();
+    if tool.description.trim().is_empty() && !computed {
+        cx.error_at(
             ident.span(),
             format!(
                 "tool `{ident}` has no description: add a `///` doc comment saying what it does; small models choose tools by these words"
@@ -71,30 +96,48 @@ fn check_docs(tool: &ToolFn, errors: &mut Errors) {
         );
     }
     for param in tool.arguments() {
-        if param.description.is_none() {
-            errors.at(
+        if matches!(param.description, Description::Missing) {
+            let rust_name = param.ident.to_string();
+            let rust_name = rust_name.trim_start_matches("r#");
+            let entry = if rust_name == param.json_name {
+                format!("a `{rust_name}` entry")
+            } else {
+                format!("a `{}` (or `{rust_name}`) entry", param.json_name)
+            };
+            cx.error_at(
                 param.ident.span(),
                 format!(
-                    "parameter `{}` has no description: add a `///` doc comment on it (or a `{}` entry under `# Arguments` in the fn docs)",
-                    param.ident, param.wire_name
+                    "parameter `{}` has no description: add a `///` doc comment on it (or {entry} under `# Arguments` in the fn docs)",
+                    param.ident
                 ),
             );
         }
     }
     for (name, _) in &tool.arguments_docs {
-        if !tool.arguments().any(|p| p.wire_name == *name) {
-            errors.at(
+        let names_one = tool
+            .arguments()
+            .any(|p| p.json_name == *name || p.ident.to_string().trim_start_matches("r#") == name);
+        if !names_one {
+            let injected = tool
+                .injected()
+                .any(|p| p.ident.to_string().trim_start_matches("r#") == name);
+            let what = if injected {
+                "an injected dependency, not an argument the model sees"
+            } else {
+                "which is not a parameter of this tool"
+            };
+            cx.error_at(
                 ident.span(),
-                format!("the `# Arguments` docs describe `{name}`, which is not a parameter of this tool"),
+                format!("the `# Arguments` docs describe `{name}`, {what}"),
             );
         }
     }
 }
 
-fn check_attr(attr: &ToolAttr, tool: &ToolFn, errors: &mut Errors) {
+fn check_attr(cx: &Ctxt, attr: &ToolAttr, tool: &ToolFn) {
     let (name, span) = tool_name(attr, tool);
     if !is_valid_tool_name(&name) {
-        errors.at(
+        cx.error_at(
             span,
             format!("invalid tool name `{name}`: use 1 to 64 ASCII letters, digits or `_`, not starting with a digit"),
         );
@@ -102,84 +145,134 @@ fn check_attr(attr: &ToolAttr, tool: &ToolFn, errors: &mut Errors) {
     if let Some(label) = &attr.label
         && label.value().trim().is_empty()
     {
-        errors.at(
+        cx.error_at(
             label.span(),
             "the label is empty: write the name people see, e.g. `label = \"습관 추가\"`",
         );
     }
-    if let Some(Summary::Template(template)) = &attr.summary {
-        check_summary(template, tool, errors);
+    match &attr.summary {
+        Some(Summary::Template(template)) => check_summary(cx, template, tool),
+        Some(Summary::Expr(expr)) => check_reads_arguments(cx, "summary", expr, tool),
+        None => {}
     }
-    if let Some(expr) = &attr.confirm_if
-        && !attr.is_destructive()
-    {
-        errors.spanned(
-            expr,
-            "`confirm_if` decides which calls of a destructive tool need confirmation; add `destructive`",
-        );
+    if let Some(expr) = &attr.confirm_if {
+        if attr.is_destructive() {
+            check_reads_arguments(cx, "confirm_if", expr, tool);
+        } else {
+            cx.error_spanned_by(
+                expr,
+                "`confirm_if` decides which calls of a destructive tool need confirmation; add `destructive`",
+            );
+        }
     }
     for example in &attr.examples {
-        check_example(example, tool, errors);
+        check_example(cx, example, tool);
     }
     if let Some(timeout) = &attr.timeout_ms {
         match timeout.base10_parse::<u64>() {
-            Ok(0) => errors.at(timeout.span(), "`timeout_ms` must be greater than 0"),
+            Ok(0) => cx.error_at(timeout.span(), "`timeout_ms` must be greater than 0"),
             Ok(_) => {}
-            Err(error) => errors.push(error),
+            Err(error) => cx.syn_error(error),
         }
+    }
+}
+
+/// `summary = expr` and `confirm_if = expr` see the call's arguments only: a name of an
+/// injected parameter in them is an error here, not "cannot find value" in generated code.
+fn check_reads_arguments(cx: &Ctxt, key: &str, expr: &syn::Expr, tool: &ToolFn) {
+    let tokens = quote::ToTokens::to_token_stream(expr);
+    let mut seen = Vec::new();
+    for ident in free_idents(tokens) {
+        if seen.contains(&ident.to_string()) {
+            continue;
+        }
+        if let Some(param) = tool.injected().find(|p| p.ident == ident) {
+            seen.push(ident.to_string());
+            cx.error_at(
+                ident.span(),
+                format!(
+                    "`{key}` cannot read `{}`, an injected dependency: it is computed from the call's arguments alone (before the tool runs); {}",
+                    param.ident,
+                    arguments_listed(tool)
+                ),
+            );
+        }
+    }
+}
+
+/// The identifiers of an expression that could name a local: not after `.` (fields and
+/// methods) or `::` (paths), not followed by `::` or `!`.
+fn free_idents(tokens: TokenStream) -> Vec<proc_macro2::Ident> {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        match token {
+            TokenTree::Group(group) => out.extend(free_idents(group.stream())),
+            TokenTree::Ident(ident) => {
+                let after_punct = |c: char| {
+                    i > 0 && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == c)
+                };
+                let before_punct = |c: char| matches!(tokens.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == c);
+                if !after_punct('.')
+                    && !after_punct(':')
+                    && !before_punct(':')
+                    && !before_punct('!')
+                {
+                    out.push(ident.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn arguments_listed(tool: &ToolFn) -> String {
+    let arguments: Vec<String> = tool
+        .arguments()
+        .map(|p| format!("`{}`", p.json_name))
+        .collect();
+    if arguments.is_empty() {
+        "this tool has no arguments".to_owned()
+    } else {
+        format!("the arguments are {}", arguments.join(", "))
     }
 }
 
 /// An example's keys must name arguments of the tool, each once. (Whether its values satisfy
 /// the schema is checked when the registry is built.)
-fn check_example(example: &crate::attr::ExampleAttr, tool: &ToolFn, errors: &mut Errors) {
-    let arguments: Vec<&str> = tool.arguments().map(|p| p.wire_name.as_str()).collect();
+fn check_example(cx: &Ctxt, example: &crate::attr::ExampleAttr, tool: &ToolFn) {
     let mut seen: Vec<String> = Vec::new();
     for key in &example.keys {
         let name = key.value();
         if seen.contains(&name) {
-            errors.at(
+            cx.error_at(
                 key.span(),
                 format!("`{name}` is given twice in this example"),
             );
-        } else if !arguments.contains(&name.as_str()) {
-            let listed = if arguments.is_empty() {
-                "this tool has no arguments".to_owned()
-            } else {
-                format!(
-                    "the arguments are {}",
-                    arguments
-                        .iter()
-                        .map(|a| format!("`{a}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            };
-            errors.at(
-                key.span(),
-                format!(
-                    "the example sets `{name}`, which is not an argument of this tool; {listed}"
+        } else if !tool.arguments().any(|p| p.json_name == name) {
+            let renamed = tool
+                .arguments()
+                .find(|p| p.ident.to_string().trim_start_matches("r#") == name);
+            let hint = match renamed {
+                Some(param) => format!(
+                    "; `{}` is sent as `{}` (its `#[serde(rename)]`)",
+                    param.ident, param.json_name
                 ),
+                None => format!("; {}", arguments_listed(tool)),
+            };
+            cx.error_at(
+                key.span(),
+                format!("the example sets `{name}`, which is not an argument of this tool{hint}"),
             );
         }
         seen.push(name);
     }
 }
 
-/// Every `{placeholder}` must name an argument of the tool.
-fn check_summary(summary: &syn::LitStr, tool: &ToolFn, errors: &mut Errors) {
-    let arguments: Vec<&str> = tool.arguments().map(|p| p.wire_name.as_str()).collect();
-    let listed = || {
-        if arguments.is_empty() {
-            "this tool has no arguments".to_owned()
-        } else {
-            let names = arguments
-                .iter()
-                .map(|n| format!("`{n}`"))
-                .collect::<Vec<_>>();
-            format!("the arguments are {}", names.join(", "))
-        }
-    };
+/// Every `{placeholder}` must name an argument of the tool, by its JSON name (what the
+/// runtime's template reads).
+fn check_summary(cx: &Ctxt, summary: &syn::LitStr, tool: &ToolFn) {
     let text = summary.value();
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
@@ -201,25 +294,33 @@ fn check_summary(summary: &syn::LitStr, tool: &ToolFn, errors: &mut Errors) {
                     name.push(c);
                 }
                 let name = name.trim();
+                let rust_name =
+                    |p: &&crate::ast::Param| p.ident.to_string().trim_start_matches("r#") == name;
                 if !closed {
-                    errors.at(summary.span(), format!("unclosed placeholder `{{{name}` in summary; write `{{{{` for a literal brace"));
-                } else if let Some(param) = tool
-                    .params
-                    .iter()
-                    .find(|p| p.wire_name == name && p.kind == ParamKind::Injected)
-                {
-                    errors.at(
+                    cx.error_at(summary.span(), format!("unclosed placeholder `{{{name}` in summary; write `{{{{` for a literal brace"));
+                } else if tool.arguments().any(|p| p.json_name == name) {
+                    // Fine.
+                } else if let Some(param) = tool.injected().find(rust_name) {
+                    cx.error_at(
                         summary.span(),
-                        format!("summary placeholder `{{{name}}}` names `{}`, an injected dependency, not an argument; {}", param.ident, listed()),
+                        format!("summary placeholder `{{{name}}}` names `{}`, an injected dependency, not an argument; {}", param.ident, arguments_listed(tool)),
                     );
-                } else if !arguments.contains(&name) {
-                    errors.at(
+                } else if let Some(param) = tool.arguments().find(rust_name) {
+                    cx.error_at(
                         summary.span(),
-                        format!("unknown summary placeholder `{{{name}}}`; {}", listed()),
+                        format!("summary placeholder `{{{name}}}` uses the Rust name of `{}`; placeholders use the JSON name: write `{{{}}}`", param.ident, param.json_name),
+                    );
+                } else {
+                    cx.error_at(
+                        summary.span(),
+                        format!(
+                            "unknown summary placeholder `{{{name}}}`; {}",
+                            arguments_listed(tool)
+                        ),
                     );
                 }
             }
-            '}' => errors.at(
+            '}' => cx.error_at(
                 summary.span(),
                 "unmatched `}` in summary; write `}}` for a literal brace",
             ),

@@ -17,8 +17,9 @@ use super::call::ToolHandler;
 use super::deps::{Dependency, Deps};
 use super::error::DefinitionError;
 use super::example::Example;
-use super::schema::ToolSchema;
+use super::schema::{ToolSchema, check_enforced};
 use super::summary::{Summary, SummaryTemplate};
+use super::validate;
 use super::values::{IntoValueProvider, ValueChoice, ValueProvider};
 
 /// A per-call predicate: does this call of a destructive tool need confirmation?
@@ -147,6 +148,7 @@ impl ToolDefinition {
             values: Vec::new(),
             from_request: Vec::new(),
             reply: None,
+            constraints: Vec::new(),
         }
     }
 
@@ -305,7 +307,24 @@ pub struct ToolDefinitionBuilder {
     values: Vec<(String, ValueProvider)>,
     from_request: Vec<String>,
     reply: Option<ReplyFn>,
+    /// `(param, attribute)`: a `#[schemars(range | length | regex …)]` the macro saw, which
+    /// must have left a keyword in that argument's schema.
+    constraints: Vec<(&'static str, &'static str)>,
 }
+
+/// The schema keywords each validation attribute of `#[schemars(...)]` writes (schemars
+/// writes none where they do not apply, e.g. `range` on a string).
+const CONSTRAINT_KEYWORDS: &[(&str, &[&str], &str)] = &[
+    ("range", &["minimum", "maximum"], "numbers"),
+    (
+        "length",
+        &["minLength", "maxLength", "minItems", "maxItems"],
+        "strings and lists",
+    ),
+    ("regex", &["pattern"], "strings"),
+    ("pattern", &["pattern"], "strings"),
+    ("contains", &["pattern"], "strings"),
+];
 
 impl ToolDefinitionBuilder {
     /// The human label (e.g. "습관 추가").
@@ -428,6 +447,15 @@ impl ToolDefinitionBuilder {
         self
     }
 
+    /// Used by `#[tool]`: `param` carries `#[schemars(attribute(…))]`, so its schema must show
+    /// the limit; [`build`](Self::build) fails when schemars dropped it because it does not
+    /// apply to the type (a `range` on a `String`), instead of the limit silently vanishing.
+    #[doc(hidden)]
+    pub fn __expect_constraint(mut self, param: &'static str, attribute: &'static str) -> Self {
+        self.constraints.push((param, attribute));
+        self
+    }
+
     /// Checks the definition and compiles its validator (once per tool, not per call).
     pub fn build(self) -> Result<ToolDefinition, DefinitionError> {
         let name = self.name;
@@ -456,15 +484,31 @@ impl ToolDefinitionBuilder {
                 reason: "the root must be `type: object`".into(),
             });
         }
-        // Formats (`date`, …) are asserted, not just annotated: a constraint the model is
-        // shown is a constraint the gate enforces.
-        let validator = jsonschema::options()
-            .should_validate_formats(true)
-            .build(&schema.validation)
-            .map_err(|error| DefinitionError::InvalidSchema {
-                name: name.to_string(),
-                reason: error.to_string(),
-            })?;
+        // A constraint the model is shown is a constraint the gate enforces: formats are
+        // asserted, integers are JSON integers, and a limit no validator applies (a `minimum`
+        // on a string) is refused here rather than silently ignored.
+        let invalid_schema = |reason: String| DefinitionError::InvalidSchema {
+            name: name.to_string(),
+            reason,
+        };
+        check_enforced(&schema.validation).map_err(invalid_schema)?;
+        for (param, attribute) in &self.constraints {
+            let node = &schema.parameters["properties"][param];
+            let Some((_, keywords, applies_to)) =
+                CONSTRAINT_KEYWORDS.iter().find(|(a, _, _)| a == attribute)
+            else {
+                continue;
+            };
+            if !keywords.iter().any(|k| node.get(k).is_some()) {
+                let ty = node
+                    .get("type")
+                    .map_or_else(|| "?".to_owned(), Value::to_string);
+                return Err(invalid_schema(format!(
+                    "`#[schemars({attribute}(…))]` on `{param}` has no effect: its schema is of type {ty}, and `{attribute}` applies to {applies_to}"
+                )));
+            }
+        }
+        let validator = validate::compile(&schema.validation).map_err(invalid_schema)?;
         let known = |param: &str| {
             schema
                 .parameters

@@ -76,11 +76,14 @@ impl<T> From<Arc<T>> for Dep<T> {
 
 /// A parameter type the runtime injects instead of reading it from the model's arguments.
 ///
-/// `#[tool]` treats every parameter whose type is spelled `Dep<…>` as injected; this trait is
-/// how the generated code obtains it and declares it to the registry.
+/// `#[tool]` injects a parameter whose type is written `Dep<…>` or `agent_core::Dep<…>`, or
+/// that is marked `#[dep]` (for an alias of `Dep<T>`); this trait is how the generated code
+/// obtains it and declares it to the registry, and its bound is what checks that such a
+/// parameter really is a [`Dep`].
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be injected into a #[tool] fn",
-    label = "injected parameters are `Dep<T>` with `T: Send + Sync + 'static`"
+    label = "injected parameters are `agent_core::Dep<T>` with `T: Send + Sync + 'static`",
+    note = "a parameter typed `Dep<…>` or marked `#[dep]` is injected; to take a type of your own named `Dep` as an argument, write its path (`model::Dep`)"
 )]
 pub trait Injected: Sized {
     /// The dependency to declare to the registry.

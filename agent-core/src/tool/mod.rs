@@ -8,6 +8,7 @@
 //! | `definition.rs` | [`ToolDefinition`] and its builder, [`Tool`], [`Access`]/[`Caller`] |
 //! | `call.rs` | [`CallContext`], [`ToolHandler`] |
 //! | `result.rs` | [`ToolResult`], [`IntoToolResult`] |
+//! | `returns.rs` | how `#[tool]`'s handler converts a fn's return value, chosen by its type |
 //! | `error.rs` | [`ToolError`], [`ErrorCode`], [`DefinitionError`] |
 //! | `schema.rs` | [`ToolSchema`]: the model's schema and the validation schema |
 //! | `deps.rs` | [`Dep`], [`Deps`] |
@@ -24,6 +25,7 @@ pub(crate) mod deps;
 pub(crate) mod error;
 pub(crate) mod example;
 pub(crate) mod result;
+pub(crate) mod returns;
 pub(crate) mod schema;
 pub(crate) mod summary;
 pub(crate) mod validate;
@@ -43,7 +45,7 @@ pub use error::{DefinitionError, ErrorCode, ToolError};
 pub use example::{Example, ExampleCall};
 pub use result::{IntoToolResult, NOT_CONFIRMED, ToolResult};
 pub use schema::{ToolSchema, shape};
-pub use validate::{ArgumentError, InvalidArguments, MAX_DEPTH, parse_args};
+pub use validate::{ArgumentError, ArgumentReader, InvalidArguments, MAX_DEPTH};
 pub use values::{IntoChoices, IntoValueProvider, ValueChoice, ValueProvider};
 
 /// What the model sees of a tool: its name, description and the JSON Schema of its

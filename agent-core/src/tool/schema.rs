@@ -7,11 +7,17 @@
 //!   from. Shaped to be compact and plain: no `$schema` or `title`, subschemas inlined instead
 //!   of `$ref`/`$defs`, `["T","null"]` unions and `anyOf [T, null]` collapsed to `T` (optional
 //!   arguments are simply not `required`), enums of documented variants turned into one
-//!   `enum` list, Rust-only integer `format`s (`uint8`, `int64`, …) dropped, root
-//!   `type: object`.
+//!   `enum` list, root `type: object`. The Rust-only number `format`s schemars emits (`uint8`,
+//!   `int32`, `float`, …) become the bounds of that Rust type (`minimum: 0, maximum: 255`,
+//!   kept when the type's own `range` is tighter), so the model is told what fits.
 //! - **`validation`**, the schema calls are checked against: shaped the same way except that
 //!   nullable unions stay, so a model that sends `"anchor_when": null` for an optional argument
-//!   is not refused for it — validation accepts exactly what the Rust types deserialize.
+//!   is not refused for it, and that 64-bit integers get their bounds too (the model is spared
+//!   twenty-digit limits it would never reach, but `1e19` for an `i64` is still refused by the
+//!   gate, not by serde) — validation accepts exactly what the Rust types deserialize.
+//!
+//! [`check_enforced`] refuses a schema that shows a limit no validator applies, such as a
+//! `minimum` on a string (what `#[schemars(range(…))]` on a `String` produces).
 
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
@@ -108,11 +114,167 @@ const SCHEMA_ARRAY_KEYWORDS: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems
 /// Keywords whose value maps names to subschemas.
 const SCHEMA_MAP_KEYWORDS: &[&str] = &["properties", "patternProperties", "$defs", "definitions"];
 /// Integer and float formats schemars emits for Rust primitive types. They mean nothing to a
-/// model and llama.cpp's grammar converter ignores them.
+/// model and llama.cpp's grammar converter ignores them; what they stand for is the type's
+/// range, written as bounds instead (see [`rust_bounds`]).
 const RUST_NUMBER_FORMATS: &[&str] = &[
     "int", "int8", "int16", "int32", "int64", "int128", "uint", "uint8", "uint16", "uint32",
     "uint64", "uint128", "float", "double",
 ];
+
+/// The range of the Rust type behind a schemars number `format`, and whether the model is
+/// shown it (see the module docs). `double` (f64) needs none: serde_json refuses any number
+/// outside it. 128-bit types get none: JSON integers beyond 64 bits are floats to serde_json,
+/// which the gate already refuses for an integer.
+fn rust_bounds(format: &str) -> Option<(Value, Value, bool)> {
+    // `usize`/`isize` are taken to be 64 bits wide, as on every target this crate runs on.
+    Some(match format {
+        "uint8" => (u8::MIN.into(), u8::MAX.into(), true),
+        "int8" => (i8::MIN.into(), i8::MAX.into(), true),
+        "uint16" => (u16::MIN.into(), u16::MAX.into(), true),
+        "int16" => (i16::MIN.into(), i16::MAX.into(), true),
+        "uint32" => (u32::MIN.into(), u32::MAX.into(), true),
+        "int32" => (i32::MIN.into(), i32::MAX.into(), true),
+        "uint64" | "uint" => (u64::MIN.into(), u64::MAX.into(), false),
+        "int64" | "int" => (i64::MIN.into(), i64::MAX.into(), false),
+        "float" => (
+            Value::from(f64::from(f32::MIN)),
+            Value::from(f64::from(f32::MAX)),
+            true,
+        ),
+        _ => return None,
+    })
+}
+
+/// Writes a Rust type's bounds into its node, keeping a tighter bound already there.
+fn insert_bounds(map: &mut Map<String, Value>, format: &str, nullable: Nullable) {
+    let Some((min, max, shown)) = rust_bounds(format) else {
+        return;
+    };
+    let numeric = |t: &Value| t == "integer" || t == "number";
+    let is_number = match map.get("type") {
+        Some(Value::Array(types)) => types.iter().any(numeric),
+        Some(ty) => numeric(ty),
+        None => false,
+    };
+    if !is_number || (!shown && nullable == Nullable::Collapse) {
+        return;
+    }
+    let as_f64 = |v: &Value| v.as_f64().unwrap_or(f64::NAN);
+    let tighter_min = map
+        .get("minimum")
+        .is_some_and(|own| as_f64(own) >= as_f64(&min));
+    if !tighter_min {
+        map.insert("minimum".into(), min);
+    }
+    let tighter_max = map
+        .get("maximum")
+        .is_some_and(|own| as_f64(own) <= as_f64(&max));
+    if !tighter_max {
+        map.insert("maximum".into(), max);
+    }
+}
+
+/// Calls `visit` on every schema node of `schema` (the root included), children first.
+pub(crate) fn visit_nodes_mut(schema: &mut Value, visit: &mut impl FnMut(&mut Map<String, Value>)) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    for keyword in SCHEMA_KEYWORDS {
+        if let Some(sub) = map.get_mut(*keyword) {
+            visit_nodes_mut(sub, visit);
+        }
+    }
+    for keyword in SCHEMA_ARRAY_KEYWORDS {
+        if let Some(Value::Array(subs)) = map.get_mut(*keyword) {
+            subs.iter_mut().for_each(|sub| visit_nodes_mut(sub, visit));
+        }
+    }
+    for keyword in SCHEMA_MAP_KEYWORDS {
+        if let Some(Value::Object(subs)) = map.get_mut(*keyword) {
+            subs.values_mut()
+                .for_each(|sub| visit_nodes_mut(sub, visit));
+        }
+    }
+    visit(map);
+}
+
+/// Keywords that constrain only values of one JSON type, with that type's name. On a node
+/// whose `type` excludes it they are shown but never apply.
+const TYPED_KEYWORDS: &[(&str, &[&str])] = &[
+    ("minimum", &["number", "integer"]),
+    ("maximum", &["number", "integer"]),
+    ("exclusiveMinimum", &["number", "integer"]),
+    ("exclusiveMaximum", &["number", "integer"]),
+    ("multipleOf", &["number", "integer"]),
+    ("minLength", &["string"]),
+    ("maxLength", &["string"]),
+    ("pattern", &["string"]),
+    ("format", &["string"]),
+    ("minItems", &["array"]),
+    ("maxItems", &["array"]),
+    ("uniqueItems", &["array"]),
+    ("minProperties", &["object"]),
+    ("maxProperties", &["object"]),
+];
+
+/// Refuses a schema with a limit no validator applies: a keyword for one JSON type on a node
+/// whose `type` excludes it (`minimum` on a string, `maxLength` on an integer). The error
+/// names the argument and the keyword.
+pub(crate) fn check_enforced(schema: &Value) -> Result<(), String> {
+    check_node(schema, "arguments")
+}
+
+fn check_node(node: &Value, path: &str) -> Result<(), String> {
+    let Value::Object(map) = node else {
+        return Ok(());
+    };
+    let types: Vec<&str> = match map.get("type") {
+        Some(Value::String(ty)) => vec![ty.as_str()],
+        Some(Value::Array(types)) => types.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    if !types.is_empty() {
+        for (keyword, applies_to) in TYPED_KEYWORDS {
+            if map.contains_key(*keyword) && !applies_to.iter().any(|t| types.contains(t)) {
+                let shown = types.iter().find(|t| **t != "null").unwrap_or(&types[0]);
+                return Err(format!(
+                    "`{path}` is {} `{shown}`, on which `{keyword}` has no effect: the model would be shown a limit that is never checked (a `range` on a string, a `length` on a number?)",
+                    if shown.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                        "an"
+                    } else {
+                        "a"
+                    },
+                ));
+            }
+        }
+    }
+    if let Some(Value::Object(properties)) = map.get("properties") {
+        for (name, sub) in properties {
+            let path = if path == "arguments" {
+                name.clone()
+            } else {
+                format!("{path}.{name}")
+            };
+            check_node(sub, &path)?;
+        }
+    }
+    for keyword in SCHEMA_KEYWORDS {
+        if let Some(sub) = map.get(*keyword) {
+            check_node(sub, path)?;
+        }
+    }
+    for keyword in SCHEMA_ARRAY_KEYWORDS {
+        if let Some(Value::Array(subs)) = map.get(*keyword) {
+            subs.iter().try_for_each(|sub| check_node(sub, path))?;
+        }
+    }
+    for keyword in ["patternProperties", "$defs", "definitions"] {
+        if let Some(Value::Object(subs)) = map.get(keyword) {
+            subs.values().try_for_each(|sub| check_node(sub, path))?;
+        }
+    }
+    Ok(())
+}
 
 /// Whether `["T","null"]` and `anyOf [T, null]` become `T`.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -130,7 +292,9 @@ fn shape_node(node: &mut Value, nullable: Nullable) {
     if let Some(Value::String(format)) = map.get("format")
         && RUST_NUMBER_FORMATS.contains(&format.as_str())
     {
+        let format = format.clone();
         map.remove("format");
+        insert_bounds(map, &format, nullable);
     }
 
     for keyword in SCHEMA_KEYWORDS {

@@ -5,18 +5,25 @@
 //! than [`MAX_DEPTH`] is refused before anything walks it (validators and `serde` recurse,
 //! and a value built in Rust can be nested deep enough to overflow the stack); then the
 //! tool's JSON Schema, every failing field and rule reported at once. After the schema,
-//! [`parse_args`] deserializes into the tool's Rust types and names the real field when
-//! `serde` still refuses (say `2.0` for an integer).
+//! [`ArgumentReader`] deserializes each argument into its Rust type and names the real field
+//! when `serde` still refuses.
+//!
+//! The schema is compiled ([`compile`]) so that it promises nothing the gate does not check:
+//! `format`s are asserted and an unknown one refuses to compile, and `type: integer` means
+//! what it means to serde — a JSON integer. (JSON Schema counts `2.0` as an integer; every
+//! Rust integer type refuses it, so the gate does too, naming the field.)
 
 use std::fmt;
 
 use jsonschema::error::ValidationErrorKind;
-use jsonschema::paths::LocationSegment;
+use jsonschema::paths::{Location, LocationSegment};
+use jsonschema::{Keyword, ValidationError, Validator};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::definition::ToolDefinition;
 use super::error::{ErrorCode, ToolError};
+use super::schema;
 
 /// The deepest nesting of objects and arrays an argument value may have. Real tool
 /// arguments are a few levels deep; 32 leaves room for any schema while keeping every
@@ -110,6 +117,57 @@ pub(crate) fn dispose(value: Value) {
     }
 }
 
+/// The keyword [`compile`] adds next to every `type: integer`: the value must be a JSON
+/// integer (`2`), not a number with a zero fraction (`2.0`).
+const WHOLE_INTEGER: &str = "x-agent-integer";
+
+/// Compiles a tool's validation schema (see the module doc). The error is the reason the
+/// schema cannot be used, for a `DefinitionError::InvalidSchema`.
+pub(crate) fn compile(validation: &Value) -> Result<Validator, String> {
+    let mut marked = validation.clone();
+    schema::visit_nodes_mut(&mut marked, &mut |node| {
+        let types: Vec<&str> = match node.get("type") {
+            Some(Value::String(ty)) => vec![ty.as_str()],
+            Some(Value::Array(types)) => types.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        if types.contains(&"integer") && !types.contains(&"number") {
+            node.insert(WHOLE_INTEGER.to_owned(), Value::Bool(true));
+        }
+    });
+    jsonschema::options()
+        .should_validate_formats(true)
+        .should_ignore_unknown_formats(false)
+        .with_keyword(WHOLE_INTEGER, |_, _, _: Location| {
+            Ok(Box::new(WholeInteger))
+        })
+        .build(&marked)
+        .map_err(|error| error.to_string())
+}
+
+/// See [`WHOLE_INTEGER`].
+struct WholeInteger;
+
+impl<'i> Keyword<'i> for WholeInteger {
+    fn validate(&self, instance: &'i Value) -> Result<(), ValidationError<'i>> {
+        if self.is_valid(instance) {
+            Ok(())
+        } else {
+            Err(ValidationError::custom(format!(
+                "{instance} is not an integer: write it without a fraction or exponent"
+            )))
+        }
+    }
+
+    fn is_valid(&self, instance: &'i Value) -> bool {
+        match instance {
+            Value::Number(number) => number.is_i64() || number.is_u64(),
+            // Other types are the `type` keyword's business.
+            _ => true,
+        }
+    }
+}
+
 /// The validation gate for `tool`: see the module doc. Returns the arguments as the handler
 /// receives them.
 pub(crate) fn check_arguments(
@@ -172,9 +230,13 @@ pub(crate) fn check_arguments(
             if field.is_empty() {
                 field = "arguments".into();
             }
+            let rule = match error.kind().keyword() {
+                WHOLE_INTEGER => "type",
+                keyword => keyword,
+            };
             ArgumentError {
                 field,
-                rule: error.kind().keyword().to_owned(),
+                rule: rule.to_owned(),
                 message: error.to_string(),
             }
         })
@@ -182,19 +244,90 @@ pub(crate) fn check_arguments(
     Err(InvalidArguments { errors })
 }
 
-/// Deserializes validated arguments into a tool's argument type (used by `#[tool]`'s
-/// generated handlers). A failure here — the schema allowed what `serde` refuses — is a
-/// `validation` error naming the field `serde` stopped at.
-pub fn parse_args<T: DeserializeOwned>(args: &Value) -> Result<T, InvalidArguments> {
-    serde_path_to_error::deserialize(args).map_err(|error| {
-        let path = error.path().to_string();
-        let field = if path == "." || path.is_empty() {
-            "arguments".to_owned()
-        } else {
-            path
+/// Reads a tool's arguments one at a time, for `#[tool]`'s generated code: each argument is
+/// deserialized into its own Rust type, and every one that fails is recorded under its JSON
+/// name (with the path inside it, `when.hour`), so the model hears about all of them at once.
+/// A missing argument reads as `null` (an `Option` is then `None`) unless it has a default.
+pub struct ArgumentReader<'a> {
+    args: Option<&'a serde_json::Map<String, Value>>,
+    errors: Vec<ArgumentError>,
+}
+
+impl<'a> ArgumentReader<'a> {
+    /// Starts reading `args` (validated arguments: an object).
+    pub fn new(args: &'a Value) -> Self {
+        let mut errors = Vec::new();
+        let args = match args {
+            Value::Object(map) => Some(map),
+            Value::Null => None,
+            _ => {
+                errors.push(ArgumentError {
+                    field: "arguments".to_owned(),
+                    rule: "type".to_owned(),
+                    message: "expected a JSON object of arguments".to_owned(),
+                });
+                None
+            }
         };
-        InvalidArguments::one(field, "type", error.into_inner().to_string())
-    })
+        Self { args, errors }
+    }
+
+    /// The argument `name`; a missing one reads as `null`.
+    pub fn read<T: DeserializeOwned>(&mut self, name: &str) -> Option<T> {
+        match self.args.and_then(|args| args.get(name)) {
+            Some(value) => self.deserialize(name, value),
+            None => match T::deserialize(&Value::Null) {
+                Ok(value) => Some(value),
+                Err(_) => {
+                    self.errors.push(ArgumentError {
+                        field: name.to_owned(),
+                        rule: "required".to_owned(),
+                        message: format!("`{name}` is a required property"),
+                    });
+                    None
+                }
+            },
+        }
+    }
+
+    /// The argument `name`, or `default()` when it is missing (`#[serde(default)]`).
+    pub fn read_or<T: DeserializeOwned>(
+        &mut self,
+        name: &str,
+        default: impl FnOnce() -> T,
+    ) -> Option<T> {
+        match self.args.and_then(|args| args.get(name)) {
+            Some(value) => self.deserialize(name, value),
+            None => Some(default()),
+        }
+    }
+
+    fn deserialize<T: DeserializeOwned>(&mut self, name: &str, value: &Value) -> Option<T> {
+        match serde_path_to_error::deserialize(value) {
+            Ok(value) => Some(value),
+            Err(error) => {
+                let path = error.path().to_string();
+                let field = if path == "." || path.is_empty() {
+                    name.to_owned()
+                } else {
+                    format!("{name}.{path}")
+                };
+                self.errors.push(ArgumentError {
+                    field,
+                    rule: "type".to_owned(),
+                    message: error.into_inner().to_string(),
+                });
+                None
+            }
+        }
+    }
+
+    /// Why the arguments were refused (call when a read returned `None`).
+    pub fn into_error(self) -> InvalidArguments {
+        InvalidArguments {
+            errors: self.errors,
+        }
+    }
 }
 
 impl fmt::Display for ArgumentError {
@@ -224,13 +357,46 @@ mod tests {
     }
 
     #[test]
+    fn the_reader_names_every_failing_argument() {
+        let args = json!({"count": 2.5, "when": {"hour": "seven"}, "extra": 1});
+        let mut reader = ArgumentReader::new(&args);
+        assert_eq!(reader.read::<u8>("count"), None);
+        assert_eq!(reader.read::<Option<u8>>("absent"), Some(None));
+        assert_eq!(reader.read_or::<u8>("unset", || 4), Some(4));
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct When {
+            hour: u8,
+        }
+        assert!(reader.read::<When>("when").is_none());
+        assert_eq!(reader.read::<u8>("missing"), None);
+        let fields: Vec<_> = reader
+            .into_error()
+            .errors
+            .into_iter()
+            .map(|e| (e.field, e.rule))
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                ("count".to_owned(), "type".to_owned()),
+                ("when.hour".to_owned(), "type".to_owned()),
+                ("missing".to_owned(), "required".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
     fn serde_errors_name_the_field() {
         #[derive(serde::Deserialize, Debug)]
         #[allow(dead_code)]
         struct Args {
             count: i64,
         }
-        let error = parse_args::<Args>(&json!({"count": 2.0})).unwrap_err();
-        assert_eq!(error.errors[0].field, "count", "{error}");
+        let args = json!({"args": {"count": 2.0}});
+        let mut reader = ArgumentReader::new(&args);
+        assert!(reader.read::<Args>("args").is_none());
+        let error = reader.into_error();
+        assert_eq!(error.errors[0].field, "args.count", "{error}");
     }
 }
