@@ -1,0 +1,13 @@
+use agent_core::tool;
+
+/// Sets a timer.
+#[tool]
+async fn set_timer(
+    /// Minutes.
+    #[serde(renme = "mins")]
+    minutes: u32,
+) -> u32 {
+    minutes
+}
+
+fn main() {}
