@@ -20,6 +20,11 @@
 //!    help); then with the file cache off. Target ≤ 0.3 s. Model loading is not included (it
 //!    is printed apart), nor the agent's tool-choice scoring.
 //! 4. **threads** — prefill and decode at 1 and 2 threads, project and C.
+//! 5. **busy machine** — the same prefill and decode with the default thread setting
+//!    ([`Threads::Auto`]) and with each fixed count, first idle, then beside one busy-looping
+//!    process per core (children of this bench, stopped after the section): the time of
+//!    the section-2 workload (prefill + decode) loaded as a multiple of idle; target ≤ 3×
+//!    for the default.
 //!
 //! Every figure is the median of `BENCH_REPS` repetitions. Figures taken while other processes
 //! run (a build, a test) are not figures: the load average is printed at the start and end.
@@ -27,10 +32,10 @@
 //! Run `scripts/bench.sh` (builds the C reference, then this), or
 //! `cargo bench -p habit-demo --bench gemma`. Environment:
 //! - `GEMMA_MODEL` — the GGUF (default: the cache of `scripts/fetch-model.sh`);
-//! - `GEMMA_THREADS` — threads for sections 1–3 (default: all cores);
+//! - `GEMMA_THREADS` — threads for sections 1–3 (default: the library's default, `auto`);
 //! - `BENCH_REPS` — repetitions (default 5; 3 for section 3, which reloads the model);
 //! - `BENCH_QUICK=1` — one repetition and short decodes: a smoke test of the bench itself;
-//! - `BENCH_ONLY=calls,raw,first,threads` — the sections to run;
+//! - `BENCH_ONLY=calls,raw,first,threads,busy` — the sections to run;
 //! - `MINIBENCH` — the C reference's binary (default `/tmp/minibench/minibench`); when it is
 //!   missing it is built with `MINIBENCH_BUILD` (default `../shared/bench/build-minibench.sh`
 //!   beside the workspace) against the llama.cpp of the locked `llama-cpp-sys-2`.
@@ -42,7 +47,7 @@ use std::time::{Duration, Instant};
 
 use agent_core::choice::{Chooser, Strategy};
 use agent_core::llm::gemma::{
-    GemmaBackend, GemmaOptions, GemmaSession, PrefixCache, PrefixSource, TurnStats,
+    GemmaBackend, GemmaOptions, GemmaSession, PrefixCache, PrefixSource, Threads, TurnStats,
 };
 use agent_core::{
     ApproveAll, ChatConfig, ChatEvent, ChatSession, Dispatcher, Messages, Registry, ToolCall,
@@ -70,7 +75,13 @@ const FIRST_MESSAGE: &str = "오늘 걷기 했어!";
 /// Input tokens of the raw-speed prefill: one llama.cpp batch (the default batch is 512).
 const RAW_PROMPT_TOKENS: usize = 480;
 
+/// Set in the bench's own children that play the other processes of section 5.
+const HOG_ENV: &str = "AGENT_RS_BENCH_HOG";
+
 fn main() {
+    if let Ok(parent) = std::env::var(HOG_ENV) {
+        hog(parent.parse().unwrap_or(0));
+    }
     let settings = Settings::from_env();
     let path = GemmaBackend::default_model_path();
     if !path.exists() {
@@ -120,6 +131,7 @@ fn main() {
     if settings.wants("threads") {
         println!();
         println!("4. threads: prefill and decode tok/s (same counts as section 2)");
+        println!("   (C runs with the count the project's session chose)");
         println!(
             "{:<9}{:>16}{:>12}{:>8}{:>16}{:>12}{:>8}",
             "threads", "prefill (ours)", "C", "ratio", "decode (ours)", "C", "ratio"
@@ -127,7 +139,13 @@ fn main() {
         for threads in [1, 2] {
             let row = match raw_rows.iter().position(|r| r.threads == threads) {
                 Some(i) => raw_rows.swap_remove(i),
-                None => raw_row(&runtime, &path, threads, &settings, reference.as_deref()),
+                None => raw_row(
+                    &runtime,
+                    &path,
+                    Threads::from_count(threads),
+                    &settings,
+                    reference.as_deref(),
+                ),
             };
             let (c_prefill, c_decode) = row
                 .reference
@@ -145,13 +163,16 @@ fn main() {
             );
         }
     }
+    if settings.wants("busy") {
+        busy(&runtime, &path, &settings);
+    }
     println!();
     println!("load average at the end {}", load_average());
 }
 
 /// What the environment asks for; see the module doc.
 struct Settings {
-    threads: usize,
+    threads: Threads,
     reps: usize,
     quick: bool,
     only: Option<Vec<String>>,
@@ -168,7 +189,8 @@ impl Settings {
                     .unwrap_or_else(|| fail(&format!("{name}={v}: expected a positive number")))
             })
         };
-        let threads = number("GEMMA_THREADS").unwrap_or_else(|| GemmaOptions::default().threads);
+        let threads = number("GEMMA_THREADS")
+            .map_or_else(|| GemmaOptions::default().threads, Threads::from_count);
         let reps = number("BENCH_REPS").unwrap_or(if quick { 1 } else { 5 });
         let only = std::env::var("BENCH_ONLY")
             .ok()
@@ -194,7 +216,7 @@ impl Settings {
 
     /// Options for a model in this bench: the thread count, and a prefix cache that never
     /// touches the user's.
-    fn options(&self, threads: usize, cache: PrefixCache) -> GemmaOptions {
+    fn options(&self, threads: Threads, cache: PrefixCache) -> GemmaOptions {
         let mut options = GemmaOptions::default();
         options.threads = threads;
         options.prefix_cache = cache;
@@ -423,16 +445,17 @@ struct Reference {
 fn raw_row(
     runtime: &tokio::runtime::Runtime,
     path: &Path,
-    threads: usize,
+    setting: Threads,
     settings: &Settings,
     reference: Option<&Path>,
 ) -> RawRow {
-    eprintln!("[bench] raw speed, {threads} threads: ours");
-    let backend = load(path, settings.options(threads, PrefixCache::Off));
+    eprintln!("[bench] raw speed, threads {setting}: ours");
+    let backend = load(path, settings.options(setting, PrefixCache::Off));
     let mut session = backend
         .session(ChatConfig::default())
         .unwrap_or_else(|e| fail(&format!("session: {e}")));
     let preamble_tokens = session.stats().preamble_tokens;
+    let threads = session.stats().threads;
     let text = long_input(&backend, RAW_PROMPT_TOKENS);
     let request = TurnRequest::user(text).with_choice(ToolChoice::None);
     let decode_tokens = settings.decode_tokens();
@@ -741,6 +764,114 @@ fn run_turn(
         call,
         text,
         error,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. busy machine
+
+/// Section 5: the raw workload with each thread setting, idle and beside one busy process per
+/// core; the default's loaded time as a multiple of its idle time.
+fn busy(runtime: &tokio::runtime::Runtime, path: &Path, settings: &Settings) {
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+    let setups: Vec<Threads> = std::iter::once(Threads::Auto)
+        .chain((1..=cores).map(Threads::from_count))
+        .collect();
+    let run = |label: &str| -> Vec<RawRow> {
+        setups
+            .iter()
+            .map(|&setting| {
+                eprintln!("[bench] busy machine ({label}), threads {setting}");
+                raw_row(runtime, path, setting, settings, None)
+            })
+            .collect()
+    };
+    let idle = run("idle");
+    let hogs = Hogs::start(cores);
+    let loaded = run(&format!("{cores} busy processes"));
+    drop(hogs);
+    println!();
+    println!(
+        "5. busy machine: section 2's workload idle, then beside {cores} busy-looping processes (one per core)"
+    );
+    println!(
+        "{:<10}{:>9}{:>18}{:>18}{:>20}{:>8}",
+        "setting", "threads", "prefill tok/s", "decode tok/s", "workload s", "ratio"
+    );
+    println!(
+        "{:<10}{:>9}{:>18}{:>18}{:>20}",
+        "", "idle/busy", "idle / busy", "idle / busy", "idle / busy"
+    );
+    for ((setting, idle), loaded) in setups.iter().zip(&idle).zip(&loaded) {
+        let (idle_s, loaded_s) = (workload_secs(idle), workload_secs(loaded));
+        let ratio = loaded_s / idle_s;
+        let mark = if *setting == Threads::Auto {
+            if ratio <= 3.0 {
+                "  ✓ default ≤ 3×"
+            } else {
+                "  ✗ default > 3×"
+            }
+        } else {
+            ""
+        };
+        println!(
+            "{:<10}{:>9}{:>18}{:>18}{:>20}{:>8.2}{mark}",
+            setting.to_string(),
+            format!("{}/{}", idle.threads, loaded.threads),
+            format!("{:.1} / {:.1}", idle.prefill, loaded.prefill),
+            format!("{:.1} / {:.1}", idle.decode, loaded.decode),
+            format!("{idle_s:.2} / {loaded_s:.2}"),
+            ratio
+        );
+    }
+}
+
+/// Seconds of one prefill and decode of section 2's counts at a row's rates.
+fn workload_secs(row: &RawRow) -> f64 {
+    row.prompt_tokens as f64 / row.prefill + row.decode_tokens as f64 / row.decode
+}
+
+/// Busy-looping children of this bench, killed when dropped.
+struct Hogs(Vec<std::process::Child>);
+
+impl Hogs {
+    fn start(count: usize) -> Self {
+        let exe = std::env::current_exe().unwrap_or_else(|e| fail(&format!("own binary: {e}")));
+        let children = (0..count)
+            .map(|_| {
+                Command::new(&exe)
+                    .env(HOG_ENV, std::process::id().to_string())
+                    .spawn()
+                    .unwrap_or_else(|e| fail(&format!("could not start a busy process: {e}")))
+            })
+            .collect();
+        // Let them reach the scheduler's steady state before anything is timed.
+        std::thread::sleep(Duration::from_millis(500));
+        Self(children)
+    }
+}
+
+impl Drop for Hogs {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// What a child started by [`Hogs`] does until it is killed — or until the bench that
+/// started it is gone (it may end through [`fail`], which skips `Drop`): a hog must never
+/// outlive its bench.
+fn hog(parent: u32) -> ! {
+    let mut n: u64 = 0;
+    loop {
+        for _ in 0..50_000_000 {
+            n = std::hint::black_box(n.wrapping_add(1));
+        }
+        if std::os::unix::process::parent_id() != parent {
+            std::process::exit(0);
+        }
     }
 }
 

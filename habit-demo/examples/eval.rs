@@ -35,7 +35,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use agent_core::choice::{Candidate, Chooser, Strategy};
-use agent_core::llm::gemma::{GemmaBackend, GemmaOptions, PromptFormat};
+use agent_core::llm::gemma::{GemmaBackend, GemmaOptions, PromptFormat, Threads};
 use agent_core::{Agent, AgentEvent, ApproveAll, ChatConfig, Messages, Registry, ToolResult};
 use habit_tools::{
     COACH_INSTRUCTIONS, Coach, Date, FixedClock, NewEntry, NewHabit, Store, TrackerValue,
@@ -64,7 +64,7 @@ fn main() {
     let mut options = GemmaOptions::default();
     options.format = args.format;
     if let Some(threads) = args.threads {
-        options.threads = threads;
+        options.threads = Threads::from_count(threads);
     }
     if let Some(hints) = args.hints {
         options.value_hints = hints;

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use agent_core::choice::Strategy;
-use agent_core::llm::gemma::GemmaOptions;
+use agent_core::llm::gemma::{GemmaOptions, Threads};
 use agent_core::llm::scripted::ScriptedSession;
 use agent_core::{Agent, ChatConfig, ChatSession, Registry};
 use habit_tools::{COACH_INSTRUCTIONS, Coach, Store};
@@ -72,7 +72,7 @@ pub(crate) async fn run(cli: Cli) -> Result<Exit, DemoError> {
     let (path, source) = model::resolve(cli.model.clone());
     let mut options = GemmaOptions::default();
     if let Some(threads) = cli.threads {
-        options.threads = threads;
+        options.threads = Threads::from_count(threads);
     }
     let loaded = model::load(&path, source, options, config, &parts.ui)?;
     let name = path.file_name().map_or_else(
@@ -87,7 +87,7 @@ pub(crate) async fn run(cli: Cli) -> Result<Exit, DemoError> {
                 "모델: {} · 형식 {} · 스레드 {} · 문맥 {} 토큰 · 답 최대 {} 토큰 · 준비 {:.1}초",
                 path.display(),
                 loaded.backend.format().name(),
-                options.threads,
+                loaded.session.stats().threads,
                 options.context_size,
                 options.max_text_tokens,
                 loaded.elapsed.as_secs_f64()

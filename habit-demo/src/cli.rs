@@ -45,7 +45,7 @@ pub(crate) struct Cli {
           value_parser = RangedU64ValueParser::<usize>::new().range(2..=32))]
     pub(crate) max_turns: usize,
 
-    /// CPU threads for the model [default: all cores]
+    /// CPU threads for the model [default: the cores other processes are not keeping busy]
     #[arg(long, value_name = "N", value_parser = RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub(crate) threads: Option<usize>,
 

@@ -55,6 +55,10 @@ pub struct SessionStats {
     pub channels_time: Duration,
     /// The context window in tokens.
     pub context_capacity: usize,
+    /// CPU threads the session's context evaluates with (what [`Threads::Auto`] decided).
+    ///
+    /// [`Threads::Auto`]: super::Threads::Auto
+    pub threads: usize,
     /// Turns run since the session started or was last cleared.
     pub turns: usize,
     /// The most recent turn.

@@ -21,6 +21,7 @@
 //! | `steering.rs` | what a turn may write, from its tool choice and value sets |
 //! | `decode.rs` | the generation loops: calls with jump-forward, text |
 //! | `sampler.rs` | token choice: free, or within a constraint |
+//! | `threads.rs` | the thread count, and the load probe that picks it |
 //! | `scoring.rs` | channel scoring for tool choice |
 //! | `constrain/` | the call automaton: schema → tree → program → matcher |
 //! | `format/` | prompt formats: JSON, Python, FunctionGemma |
@@ -54,6 +55,8 @@ mod scoring;
 #[cfg(feature = "llama")]
 mod steering;
 #[cfg(feature = "llama")]
+mod threads;
+#[cfg(feature = "llama")]
 mod turn;
 #[cfg(feature = "llama")]
 mod worker;
@@ -67,3 +70,5 @@ pub use model::{DEFAULT_MODEL_FILE, GemmaBackend, GemmaOptions, MODEL_ENV, Prefi
 pub use prefix::PrefixSource;
 #[cfg(feature = "llama")]
 pub use sampler::SamplerCounters;
+#[cfg(feature = "llama")]
+pub use threads::Threads;

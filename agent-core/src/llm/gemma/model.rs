@@ -25,6 +25,7 @@ use llama_cpp_2::token::LlamaToken;
 use super::format::{Piece, Prompt, PromptFormat, function_gemma};
 use super::handle::GemmaSession;
 use super::hash::Fnv64;
+use super::threads::{Probe, Threads};
 use crate::agent::{ChatConfig, LlmError};
 
 /// The environment variable naming a GGUF to use instead of the cached default model.
@@ -60,12 +61,14 @@ impl PrefixCache {
     }
 }
 
-/// How a model is run. Construct with `GemmaOptions { threads: 2, ..Default::default() }`.
+/// How a model is run. Construct with `GemmaOptions::default()` and set the fields that
+/// differ (`options.threads = Threads::from_count(2)`).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct GemmaOptions {
-    /// CPU threads for generation and prompt evaluation (default: all available cores).
-    pub threads: usize,
+    /// CPU threads for generation and prompt evaluation, fixed when a session starts
+    /// (default [`Threads::Auto`]: the cores other processes are not keeping busy).
+    pub threads: Threads,
     /// Context window in tokens, shared by the conversation and the tool-choice channels
     /// (default 8192).
     pub context_size: u32,
@@ -96,7 +99,7 @@ pub struct GemmaOptions {
 impl Default for GemmaOptions {
     fn default() -> Self {
         Self {
-            threads: std::thread::available_parallelism().map_or(2, usize::from),
+            threads: Threads::Auto,
             context_size: 8192,
             batch_size: 512,
             temperature: 0.0,
@@ -131,6 +134,8 @@ pub(crate) struct Shared {
     tokens: OnceLock<TokenTable>,
     /// Evaluated prefixes (preambles, channels) by cache key.
     pub(crate) prefixes: Mutex<HashMap<u64, Arc<SeqState>>>,
+    /// What [`Threads::Auto`] decides from; its first look is taken as loading starts.
+    pub(crate) probe: Probe,
 }
 
 impl fmt::Debug for GemmaBackend {
@@ -153,6 +158,7 @@ impl GemmaBackend {
         let path = path.as_ref().to_path_buf();
         check_gguf(&path)?;
         let backend = llama_backend()?;
+        let probe = Probe::started();
         let started = Instant::now();
         let model = LlamaModel::load_from_file(backend, &path, &LlamaModelParams::default())
             .map_err(|e| LlmError::Load(format!("{}: {e}", path.display())))?;
@@ -171,6 +177,7 @@ impl GemmaBackend {
                 model_key,
                 tokens: OnceLock::new(),
                 prefixes: Mutex::new(HashMap::new()),
+                probe,
             }),
         })
     }

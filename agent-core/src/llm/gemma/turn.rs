@@ -72,7 +72,8 @@ impl<'m> Session<'m> {
         stats: Arc<Mutex<SessionStats>>,
     ) -> Result<Self, LlmError> {
         let options = &shared.options;
-        let threads = i32::try_from(options.threads.max(1)).unwrap_or(i32::MAX);
+        let chosen = shared.probe.threads(options.threads);
+        let threads = i32::try_from(chosen).unwrap_or(i32::MAX);
         let batch_size = options.batch_size.max(1);
         let sequences = 1 + u32::try_from(config.channels.len()).unwrap_or(0);
         let params = LlamaContextParams::default()
@@ -139,6 +140,7 @@ impl<'m> Session<'m> {
             stats.channels_source = channels_source;
             stats.channels_time = channels_started.elapsed();
             stats.context_capacity = capacity;
+            stats.threads = chosen;
         }
         Ok(Self {
             shared,
