@@ -25,7 +25,8 @@
 //! Flags: `--split dev|heldout`, `--strategy combined|router|channels|model`,
 //! `--format json|python|function_gemma`, `--limit N`, `--hints N` (labelled values listed
 //! per restricted parameter, 0 = none), `--preamble-examples N` (per tool), `--threads N`,
-//! `--router-only`, `--choice-only` (tool choice with the model's channel scores, under a
+//! `--router-only`, `--router-cv K` (K-fold cross-validation of the router on dev: would dev's
+//! requests help as examples?), `--choice-only` (tool choice with the model's channel scores, under a
 //! grid of combination weights), `--quiet`.
 //! Model: `$GEMMA_MODEL` or the cache of `scripts/fetch-model.sh`.
 
@@ -49,6 +50,10 @@ fn main() {
         .into_iter()
         .take(args.limit.unwrap_or(usize::MAX))
         .collect();
+    if let Some(folds) = args.router_cv {
+        router_cv(&cases, &args, folds);
+        return;
+    }
     if args.router_only {
         router_only(&cases, &args);
         return;
@@ -582,6 +587,76 @@ fn router_only(cases: &[Case], args: &Args) {
     );
 }
 
+/// Would the dev requests help as examples? K-fold cross-validation of the router on the dev
+/// split: each fold is ranked by a router trained on the registry's examples alone, and by one
+/// trained on them plus the other folds' requests (each with its expected plan). Dev only —
+/// the held-out split must never train anything.
+fn router_cv(cases: &[Case], args: &Args, folds: usize) {
+    if args.split != "dev" {
+        fail("--router-cv runs on the dev split only");
+    }
+    let folds = folds.clamp(2, cases.len().max(2));
+    let (registry, _clock) = seeded_registry();
+    let mut base: Vec<(String, Vec<String>, f32)> = registry
+        .examples()
+        .map(|e| {
+            (
+                e.request().to_owned(),
+                e.plan().into_iter().map(str::to_owned).collect(),
+                1.0,
+            )
+        })
+        .collect();
+    for tool in registry.tools() {
+        base.push((tool.label().to_owned(), vec![tool.name().to_owned()], 0.5));
+    }
+    let right = |router: &agent_core::choice::Router, case: &Case| {
+        let plan: Vec<String> = router
+            .rank(&case.request)
+            .first()
+            .map(|r| r.plan.clone())
+            .unwrap_or_default();
+        case.expectations.iter().any(|expected| {
+            expected.len() == plan.len() && expected.iter().zip(&plan).all(|(e, p)| e.tool == *p)
+        })
+    };
+    let train = |texts: &[(String, Vec<String>, f32)]| {
+        agent_core::choice::Router::train(texts.iter().map(|(t, p, w)| (t.as_str(), p.clone(), *w)))
+    };
+    let alone = train(&base);
+    let (mut right_alone, mut right_more) = (0, 0);
+    for fold in 0..folds {
+        let mut texts = base.clone();
+        for (i, case) in cases.iter().enumerate() {
+            if i % folds != fold {
+                let plan = case.expectations[0]
+                    .iter()
+                    .map(|c| c.tool.clone())
+                    .collect();
+                texts.push((case.request.clone(), plan, 1.0));
+            }
+        }
+        let more = train(&texts);
+        for case in cases
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % folds == fold)
+            .map(|(_, c)| c)
+        {
+            right_alone += usize::from(right(&alone, case));
+            right_more += usize::from(right(&more, case));
+        }
+    }
+    let percent = |n: usize| 100.0 * n as f64 / cases.len().max(1) as f64;
+    println!(
+        "router, {folds}-fold on dev: examples alone {right_alone}/{} ({:.1}%), with the other folds' requests {right_more}/{} ({:.1}%)",
+        cases.len(),
+        percent(right_alone),
+        cases.len(),
+        percent(right_more)
+    );
+}
+
 /// The eval's world: a fresh in-memory store with habits 1–3, habit 1 done on the two days
 /// before today, today 2025-03-10.
 fn seeded_registry() -> (Arc<Registry>, Arc<FixedClock>) {
@@ -633,6 +708,7 @@ struct Args {
     preamble_examples: Option<usize>,
     threads: Option<usize>,
     router_only: bool,
+    router_cv: Option<usize>,
     choice_only: bool,
     quiet: bool,
 }
@@ -648,6 +724,7 @@ impl Args {
             preamble_examples: None,
             threads: None,
             router_only: false,
+            router_cv: None,
             choice_only: false,
             quiet: false,
         };
@@ -682,6 +759,7 @@ impl Args {
                 "--preamble-examples" => args.preamble_examples = value().parse().ok(),
                 "--threads" => args.threads = value().parse().ok(),
                 "--router-only" => args.router_only = true,
+                "--router-cv" => args.router_cv = value().parse().ok(),
                 "--choice-only" => args.choice_only = true,
                 "--quiet" => args.quiet = true,
                 other => fail(&format!("unknown flag {other}; see the example's docs")),
