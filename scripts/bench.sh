@@ -3,7 +3,7 @@
 # (minibench, from ../shared/bench/ beside the workspace, against the llama.cpp of the locked
 # llama-cpp-sys-2), then runs `cargo bench -p habit-demo --bench gemma`, which runs the
 # reference itself with the same threads and prints both side by side.
-#   scripts/bench.sh                      # all cores, 5 repetitions
+#   scripts/bench.sh                      # default threads (auto), 5 repetitions
 #   GEMMA_THREADS=2 BENCH_REPS=3 scripts/bench.sh
 #   BENCH_QUICK=1 scripts/bench.sh        # smoke test of the bench, not figures
 #   BENCH_ONLY=calls,first scripts/bench.sh
@@ -24,7 +24,8 @@ if [[ -z "${GEMMA_MODEL:-}" ]]; then
     GEMMA_MODEL="$(scripts/fetch-model.sh | tail -n 1)"
 fi
 export GEMMA_MODEL
-export GEMMA_THREADS="${GEMMA_THREADS:-$(nproc)}"
+# Unset, the bench runs with the library's default (`auto`: the cores other processes leave
+# free) and gives the C reference the count that chose.
 
 build_script="${MINIBENCH_BUILD:-../shared/bench/build-minibench.sh}"
 if [[ -z "${MINIBENCH:-}" && -f "$build_script" ]]; then
@@ -46,5 +47,5 @@ elif [[ -z "${MINIBENCH:-}" ]]; then
     step "$build_script not found: the bench uses /tmp/minibench/minibench if it is there, else prints no C reference"
 fi
 
-step "running the bench (threads: $GEMMA_THREADS; the first build compiles llama.cpp: minutes)"
+step "running the bench (threads: ${GEMMA_THREADS:-auto}; the first build compiles llama.cpp: minutes)"
 exec cargo bench -p habit-demo --bench gemma
