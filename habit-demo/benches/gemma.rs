@@ -54,7 +54,11 @@ use agent_core::{
     ToolChoice, TurnInput, TurnRequest,
 };
 use futures::StreamExt;
-use habit_tools::{COACH_INSTRUCTIONS, Coach, Date, FixedClock, NewEntry, NewHabit, Store};
+use habit_tools::COACH_INSTRUCTIONS;
+
+// The eval's seeded store, one file for both (see its module doc).
+#[path = "../examples/eval/world.rs"]
+mod world;
 
 /// One typical request per tool (from the eval's dev set), in `TOOL_NAMES` order.
 const CALLS: [(&str, &str); 6] = [
@@ -879,43 +883,11 @@ fn load(path: &Path, options: GemmaOptions) -> GemmaBackend {
     GemmaBackend::load(path, options).unwrap_or_else(|e| fail(&e.to_string()))
 }
 
-/// The six tools over an in-memory store holding the eval's three habits, today 2025-03-10.
+/// The six tools over the eval's world (`examples/eval/world.rs`), today 2025-03-10, with
+/// habit 1 done on 2025-03-09 only, not on the eval's two days: the figures of issue 12 were
+/// taken on this store.
 fn seeded_registry() -> Arc<Registry> {
-    let clock = Arc::new(FixedClock::new(Date::constant(2025, 3, 1)));
-    let store = Store::open_in_memory().unwrap_or_else(|e| fail(&format!("store: {e}")));
-    let coach = Coach::new(
-        Arc::new(store),
-        Arc::clone(&clock) as Arc<dyn habit_tools::Clock>,
-    );
-    for (protocol, text) in [
-        ("build.morning-walk", "아침 커피 후 10분 걷기"),
-        ("build.read-10-pages", "자기 전 책 10쪽 읽기"),
-        ("break.late-night-snacking", "밤 9시 이후 보리차 마시기"),
-    ] {
-        coach
-            .add_habit(NewHabit {
-                protocol_id: protocol.into(),
-                frame_level: 2,
-                framed_text: text.into(),
-                anchor_when: None,
-                anchor_after_what: None,
-                dose_text: None,
-            })
-            .unwrap_or_else(|e| fail(&format!("seed habit: {e}")));
-    }
-    clock.set(Date::constant(2025, 3, 10));
-    coach
-        .log_tracker_entry(NewEntry {
-            habit_id: 1,
-            value: habit_tools::TrackerValue::Done,
-            date: Some("2025-03-09".into()),
-            note: None,
-        })
-        .unwrap_or_else(|e| fail(&format!("seed entry: {e}")));
-    let registry = habit_tools::registry_builder(coach)
-        .build()
-        .unwrap_or_else(|e| fail(&format!("habit registry: {e}")));
-    Arc::new(registry)
+    world::seeded_registry(&["2025-03-09"]).unwrap_or_else(|e| fail(&e))
 }
 
 /// The C reference's binary: `$MINIBENCH`, or the build script's default output, built when

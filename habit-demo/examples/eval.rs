@@ -38,10 +38,12 @@ use std::time::{Duration, Instant};
 use agent_core::choice::{Candidate, Chooser, Strategy};
 use agent_core::llm::gemma::{GemmaBackend, GemmaOptions, PromptFormat, Threads};
 use agent_core::{Agent, AgentEvent, ApproveAll, ChatConfig, Messages, Registry, ToolResult};
-use habit_tools::{
-    COACH_INSTRUCTIONS, Coach, Date, FixedClock, NewEntry, NewHabit, Store, TrackerValue,
-};
+use habit_tools::COACH_INSTRUCTIONS;
 use serde_json::Value;
+
+// `mod world;` would look for `examples/world.rs`, which cargo would take for an example.
+#[path = "eval/world.rs"]
+mod world;
 
 fn main() {
     let args = Args::parse();
@@ -98,7 +100,7 @@ fn main() {
     let mut tally = Tally::default();
     let started = Instant::now();
     for case in &cases {
-        let (registry, _clock) = seeded_registry();
+        let registry = seeded_registry();
         let config = ChatConfig::new(COACH_INSTRUCTIONS, &registry);
         let session = backend
             .session(config)
@@ -457,7 +459,7 @@ fn median(values: &[Duration]) -> Duration {
 /// strategy would decide under several weightings (no calls are written).
 fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases: &[Case]) {
     use agent_core::ChatSession;
-    let (registry, _clock) = seeded_registry();
+    let registry = seeded_registry();
     let config = ChatConfig::new(COACH_INSTRUCTIONS, &registry);
     let mut session = backend
         .session(config)
@@ -550,7 +552,7 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
 
 /// Tool choice alone, without a model: the router's plan against the expected tools.
 fn router_only(cases: &[Case], args: &Args) {
-    let (registry, _clock) = seeded_registry();
+    let registry = seeded_registry();
     let chooser =
         Chooser::new(&registry, &Messages::default().chat_channel).with_strategy(Strategy::Router);
     let mut right = 0;
@@ -596,7 +598,7 @@ fn router_cv(cases: &[Case], args: &Args, folds: usize) {
         fail("--router-cv runs on the dev split only");
     }
     let folds = folds.clamp(2, cases.len().max(2));
-    let (registry, _clock) = seeded_registry();
+    let registry = seeded_registry();
     let mut base: Vec<(String, Vec<String>, f32)> = registry
         .examples()
         .map(|e| {
@@ -657,46 +659,10 @@ fn router_cv(cases: &[Case], args: &Args, folds: usize) {
     );
 }
 
-/// The eval's world: a fresh in-memory store with habits 1–3, habit 1 done on the two days
-/// before today, today 2025-03-10.
-fn seeded_registry() -> (Arc<Registry>, Arc<FixedClock>) {
-    let clock = Arc::new(FixedClock::new(Date::constant(2025, 3, 1)));
-    let store = Store::open_in_memory().unwrap_or_else(|e| fail(&format!("store: {e}")));
-    let coach = Coach::new(
-        Arc::new(store),
-        Arc::clone(&clock) as Arc<dyn habit_tools::Clock>,
-    );
-    for (protocol, text) in [
-        ("build.morning-walk", "아침 커피 후 10분 걷기"),
-        ("build.read-10-pages", "자기 전 책 10쪽 읽기"),
-        ("break.late-night-snacking", "밤 9시 이후 보리차 마시기"),
-    ] {
-        coach
-            .add_habit(NewHabit {
-                protocol_id: protocol.into(),
-                frame_level: 2,
-                framed_text: text.into(),
-                anchor_when: None,
-                anchor_after_what: None,
-                dose_text: None,
-            })
-            .unwrap_or_else(|e| fail(&format!("seed habit: {e}")));
-    }
-    clock.set(Date::constant(2025, 3, 10));
-    for date in ["2025-03-08", "2025-03-09"] {
-        coach
-            .log_tracker_entry(NewEntry {
-                habit_id: 1,
-                value: TrackerValue::Done,
-                date: Some(date.into()),
-                note: None,
-            })
-            .unwrap_or_else(|e| fail(&format!("seed entry: {e}")));
-    }
-    let registry = habit_tools::registry_builder(coach)
-        .build()
-        .unwrap_or_else(|e| fail(&format!("habit registry: {e}")));
-    (Arc::new(registry), clock)
+/// The eval's world (`eval/world.rs`), habit 1 done on the two days before today as
+/// `eval/cases.schema.md` states.
+fn seeded_registry() -> Arc<Registry> {
+    world::seeded_registry(&["2025-03-08", "2025-03-09"]).unwrap_or_else(|e| fail(&e))
 }
 
 struct Args {
