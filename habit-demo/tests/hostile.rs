@@ -8,12 +8,10 @@
 
 mod support;
 
-use std::io::{Read, Write};
-use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::json;
-use support::{Output, Sandbox};
+use support::{Output, Running, Sandbox};
 
 /// Bytes that must never reach the terminal raw.
 const RAW: &[char] = &[
@@ -201,78 +199,25 @@ fn an_overlong_line_is_refused_with_a_clear_message() {
 fn ctrl_c_after_yes_reports_what_the_write_really_did() {
     let sandbox = Sandbox::new();
     let _ = sandbox.coach(); // the schema exists before the other program locks the file
-    let script_path = sandbox.path("script.json");
-    std::fs::write(
-        &script_path,
-        json!([
-            [{"call": {"name": "add_habit", "args": {
-                "protocol_id": "build.morning-walk", "frame_level": 2, "framed_text": "아침 걷기"}}}],
-            "알겠어요."
-        ])
-        .to_string(),
-    )
-    .expect("script");
-    let mut child = sandbox
-        .command()
-        .arg("--db")
-        .arg(sandbox.db())
-        .arg("--script")
-        .arg(&script_path)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut stdout = child.stdout.take().expect("stdout");
-    let (chunks, received) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut buffer = [0_u8; 512];
-        while let Ok(n @ 1..) = stdout.read(&mut buffer) {
-            if chunks.send(buffer[..n].to_vec()).is_err() {
-                break;
-            }
-        }
-    });
-    let pid = child.id().to_string();
-    let mut seen = Vec::new();
-    let mut wait_for = |needle: &str| {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while !String::from_utf8_lossy(&seen).contains(needle) {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match received.recv_timeout(left) {
-                Ok(chunk) => seen.extend(chunk),
-                Err(_) => {
-                    let _ = std::process::Command::new("kill")
-                        .args(["-9", &pid])
-                        .status();
-                    panic!("no {needle:?} in:\n{}", String::from_utf8_lossy(&seen));
-                }
-            }
-        }
-        String::from_utf8_lossy(&seen).into_owned()
-    };
-    stdin.write_all("추가해줘\n".as_bytes()).expect("write");
-    wait_for("[y/N] ");
+    let mut app = Running::spawn(sandbox.script_command(&json!([
+        [{"call": {"name": "add_habit", "args": {
+            "protocol_id": "build.morning-walk", "frame_level": 2, "framed_text": "아침 걷기"}}}],
+        "알겠어요."
+    ])));
+    app.write("추가해줘\n");
+    app.wait_for("[y/N] ");
     // Another program takes the write lock, then the person says yes: the write waits.
     let holder = rusqlite::Connection::open(sandbox.db()).expect("open");
     holder.execute_batch("BEGIN IMMEDIATE;").expect("lock");
-    stdin.write_all(b"y\n").expect("write");
+    app.write("y\n");
     std::thread::sleep(Duration::from_millis(500));
-    let status = std::process::Command::new("kill")
-        .args(["-INT", &pid])
-        .status()
-        .expect("kill");
-    assert!(status.success());
+    app.interrupt();
     // The lock goes away well inside the store's busy timeout; the write commits.
     std::thread::sleep(Duration::from_millis(700));
     holder.execute_batch("COMMIT;").expect("unlock");
     drop(holder);
-    let shown = wait_for("결과는 저장된 그대로예요");
-    drop(stdin);
-    let shown_end = wait_for("안녕히 가세요");
-    let status = child.wait().expect("wait");
-    assert!(status.success(), "{status:?}\n{shown_end}");
+    let shown = app.wait_for("결과는 저장된 그대로예요");
+    app.quit();
     assert!(shown.contains("✓ 추가됨: #1"), "{shown}");
     assert!(
         shown.contains("중단 전에 끝난 작업: 습관 추가 완료"),
@@ -283,11 +228,10 @@ fn ctrl_c_after_yes_reports_what_the_write_really_did() {
 
 /// Runs the binary on `db` and returns its output; nothing may be asked or written.
 fn start_on(sandbox: &Sandbox, db: &std::path::Path) -> Output {
-    let script = sandbox.path("script.json");
-    std::fs::write(&script, "[]").expect("script");
-    let mut command = sandbox.command();
-    command.arg("--db").arg(db).arg("--script").arg(&script);
-    support::run(command, "추가해줘\ny\n".as_bytes())
+    support::run(
+        sandbox.script_command_on(db, &json!([])),
+        "추가해줘\ny\n".as_bytes(),
+    )
 }
 
 /// One line on stderr, exit 1, no prompt: the check ran before the first question.

@@ -4,13 +4,11 @@
 
 mod support;
 
-use std::io::{Read, Write};
-use std::process::Stdio;
 use std::time::Duration;
 
 use habit_tools::{NewEntry, NewHabit, TrackerValue};
 use serde_json::{Value, json};
-use support::Sandbox;
+use support::{Running, Sandbox};
 
 const FRAMED: &str = "아침 커피 후 10분 걷기";
 
@@ -41,7 +39,7 @@ fn an_approved_call_writes_to_the_database() {
         let sandbox = Sandbox::new();
         let (out, log) = sandbox.run_script(
             &add_habit_script(),
-            &format!("아침 걷기 습관 추가해줘\n{answer}\n"),
+            format!("아침 걷기 습관 추가해줘\n{answer}\n"),
             &[],
         );
         out.assert_success();
@@ -76,7 +74,7 @@ fn a_declined_call_writes_nothing_and_the_model_is_told_cancelled() {
         let sandbox = Sandbox::new();
         let (out, log) = sandbox.run_script(
             &add_habit_script(),
-            &format!("아침 걷기 습관 추가해줘\n{answer}\n"),
+            format!("아침 걷기 습관 추가해줘\n{answer}\n"),
             &[],
         );
         out.assert_success();
@@ -106,71 +104,17 @@ fn end_of_input_at_the_confirmation_cancels_and_exits_cleanly() {
 #[test]
 fn ctrl_c_at_a_piped_confirmation_cancels_the_call_only() {
     let sandbox = Sandbox::new();
-    let script_path = sandbox.path("script.json");
-    let log_path = sandbox.path("log.json");
-    std::fs::write(&script_path, add_habit_script().to_string()).expect("script");
-    let mut child = sandbox
-        .command()
-        .arg("--db")
-        .arg(sandbox.db())
-        .arg("--script")
-        .arg(&script_path)
-        .arg("--script-log")
-        .arg(&log_path)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all("추가해줘\n".as_bytes()).expect("write");
-    let mut stdout = child.stdout.take().expect("stdout");
-    let (chunks, received) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut buffer = [0_u8; 512];
-        while let Ok(n @ 1..) = stdout.read(&mut buffer) {
-            if chunks.send(buffer[..n].to_vec()).is_err() {
-                break;
-            }
-        }
-    });
-    let mut seen = Vec::new();
-    // The child is not reaped before the end of the test, so its pid stays its own.
-    let pid = child.id().to_string();
-    let mut wait_for = |needle: &str| {
-        let deadline = std::time::Instant::now() + Duration::from_secs(60);
-        while !String::from_utf8_lossy(&seen).contains(needle) {
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
-            match received.recv_timeout(left) {
-                Ok(chunk) => seen.extend(chunk),
-                Err(_) => {
-                    let _ = std::process::Command::new("kill")
-                        .args(["-9", &pid])
-                        .status();
-                    panic!("no {needle:?} in:\n{}", String::from_utf8_lossy(&seen));
-                }
-            }
-        }
-    };
+    let mut app = Running::spawn(sandbox.script_command(&add_habit_script()));
+    app.write("추가해줘\n");
     // Stdin stays open, so only Ctrl-C can answer the confirmation.
-    wait_for("[y/N] ");
+    app.wait_for("[y/N] ");
     std::thread::sleep(Duration::from_millis(200));
-    let status = std::process::Command::new("kill")
-        .args(["-INT", &pid])
-        .status()
-        .expect("kill");
-    assert!(status.success());
-    wait_for("알겠어요");
-    drop(stdin);
-    wait_for("안녕히 가세요");
-    let status = child.wait().expect("wait");
-    let rest = String::from_utf8_lossy(&seen).into_owned();
-    assert!(status.success(), "{status:?}\n{rest}");
+    app.interrupt();
+    app.wait_for("알겠어요");
+    let rest = app.quit();
     assert!(rest.contains("⊘ 취소했습니다"), "{rest}");
     assert_eq!(habit_count(&sandbox), 0);
-    let log: Value =
-        serde_json::from_str(&std::fs::read_to_string(&log_path).expect("log")).expect("json");
-    assert_eq!(first_result(&log)["status"], "cancelled");
+    assert_eq!(first_result(&sandbox.script_log())["status"], "cancelled");
 }
 
 #[test]
@@ -296,17 +240,7 @@ fn model_failures_and_odd_input_do_not_end_the_chat() {
     let mut input = b"\xff\xfe broken utf-8\n\x01\x02\x1b[31m\n".to_vec();
     input.extend("가".repeat(1300).as_bytes()); // 3,900 bytes: under the line limit
     input.extend(b"\n\n   \n/habits\n");
-    let out = {
-        let script_path = sandbox.path("s.json");
-        std::fs::write(&script_path, "[]").expect("script");
-        let mut command = sandbox.command();
-        command
-            .arg("--db")
-            .arg(sandbox.db())
-            .arg("--script")
-            .arg(&script_path);
-        support::run(command, &input)
-    };
+    let (out, _) = sandbox.run_script(&json!([]), &input, &[]);
     out.assert_success();
     // Three messages reached the (exhausted) script; each failure is one line on stderr.
     let failures: Vec<&str> = out
@@ -441,13 +375,10 @@ fn an_unreadable_database_is_one_line() {
 
     let dir_db = sandbox.path("a-directory");
     std::fs::create_dir(&dir_db).expect("mkdir");
-    let mut command = sandbox.command();
-    command
-        .arg("--db")
-        .arg(&dir_db)
-        .arg("--script")
-        .arg(sandbox.path("script.json"));
-    assert_one_error(&support::run(command, b""), "습관 DB를 열 수 없습니다");
+    assert_one_error(
+        &support::run(sandbox.script_command_on(&dir_db, &json!([])), b""),
+        "습관 DB를 열 수 없습니다",
+    );
 }
 
 #[test]

@@ -1,11 +1,14 @@
-//! Running the built `habit-demo` binary with piped stdin, for the end-to-end tests.
+//! Running the built `habit-demo` binary with piped stdin, for the end-to-end tests: a sandbox
+//! for its files, whole runs ([`run`], [`Sandbox::run_script`]) and a run driven between its
+//! prompts ([`Running`]).
 
 #![allow(dead_code, unreachable_pub)] // each test crate uses a different part of this module
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::Arc;
+use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use habit_tools::{Coach, Store};
@@ -72,9 +75,10 @@ impl Sandbox {
         command
     }
 
-    /// Runs the binary in script mode over this sandbox's database, feeding `stdin`.
-    /// Returns the output and the script log.
-    pub fn run_script(&self, script: &Value, stdin: &str, extra: &[&str]) -> (Output, Value) {
+    /// A command for the binary in script mode over the database at `db`: `script` is written
+    /// to `script.json` as the model's turns, and what the model was told goes to
+    /// `script-log.json` (removed first, so [`Sandbox::script_log`] reads only this run's).
+    pub fn script_command_on(&self, db: &Path, script: &Value) -> Command {
         let script_path = self.path("script.json");
         let log_path = self.path("script-log.json");
         let _ = std::fs::remove_file(&log_path);
@@ -82,17 +86,38 @@ impl Sandbox {
         let mut command = self.command();
         command
             .arg("--db")
-            .arg(self.db())
+            .arg(db)
             .arg("--script")
             .arg(&script_path)
             .arg("--script-log")
-            .arg(&log_path)
-            .args(extra);
-        let output = run(command, stdin.as_bytes());
-        let log = std::fs::read_to_string(&log_path)
+            .arg(&log_path);
+        command
+    }
+
+    /// [`Sandbox::script_command_on`] this sandbox's database.
+    pub fn script_command(&self, script: &Value) -> Command {
+        self.script_command_on(&self.db(), script)
+    }
+
+    /// The log of the last scripted run, `Null` when it wrote none.
+    pub fn script_log(&self) -> Value {
+        std::fs::read_to_string(self.path("script-log.json"))
             .map(|text| serde_json::from_str(&text).expect("log is JSON"))
-            .unwrap_or(Value::Null);
-        (output, log)
+            .unwrap_or(Value::Null)
+    }
+
+    /// Runs the binary in script mode over this sandbox's database, feeding `stdin` (bytes, so
+    /// a test can send what is not UTF-8). Returns the output and the script log.
+    pub fn run_script(
+        &self,
+        script: &Value,
+        stdin: impl AsRef<[u8]>,
+        extra: &[&str],
+    ) -> (Output, Value) {
+        let mut command = self.script_command(script);
+        command.args(extra);
+        let output = run(command, stdin.as_ref());
+        (output, self.script_log())
     }
 
     /// A coach over this sandbox's database, opened independently of the binary.
@@ -159,5 +184,91 @@ pub fn wait(mut child: Child, limit: Duration) -> Output {
         status,
         stdout: out.join().expect("stdout reader"),
         stderr: err.join().expect("stderr reader"),
+    }
+}
+
+/// The binary running with stdin held open and stdout read as it comes, for a test that acts
+/// between its prompts (answers late, takes a lock, sends Ctrl-C). Stderr is discarded.
+///
+/// The child is reaped only by [`Running::quit`], so the pid [`Running::interrupt`] signals
+/// stays its own for the whole test.
+pub struct Running {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    chunks: Receiver<Vec<u8>>,
+    seen: Vec<u8>,
+}
+
+impl Running {
+    /// Starts `command` with stdin and stdout piped.
+    pub fn spawn(mut command: Command) -> Self {
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn habit-demo");
+        let stdin = child.stdin.take();
+        let mut stdout = child.stdout.take().expect("stdout piped");
+        // A thread, so that `wait_for` can give up at its deadline instead of blocking in read.
+        let (sender, chunks) = channel();
+        std::thread::spawn(move || {
+            let mut buffer = [0_u8; 512];
+            while let Ok(n @ 1..) = stdout.read(&mut buffer) {
+                if sender.send(buffer[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        Self {
+            child,
+            stdin,
+            chunks,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Types `text` (include the newline).
+    pub fn write(&mut self, text: &str) {
+        self.stdin
+            .as_mut()
+            .expect("stdin still open")
+            .write_all(text.as_bytes())
+            .expect("write to habit-demo");
+    }
+
+    /// Waits up to a minute for `needle` in stdout and returns all of stdout so far; past the
+    /// deadline the child is killed and the test fails with what it printed.
+    pub fn wait_for(&mut self, needle: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !String::from_utf8_lossy(&self.seen).contains(needle) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.chunks.recv_timeout(left) {
+                Ok(chunk) => self.seen.extend(chunk),
+                Err(_) => {
+                    let _ = self.child.kill();
+                    panic!("no {needle:?} in:\n{}", String::from_utf8_lossy(&self.seen));
+                }
+            }
+        }
+        String::from_utf8_lossy(&self.seen).into_owned()
+    }
+
+    /// Ctrl-C: SIGINT to the child, as the terminal sends it.
+    pub fn interrupt(&self) {
+        let status = Command::new("kill")
+            .args(["-INT", &self.child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success());
+    }
+
+    /// Ends the input and waits for the goodbye and a clean exit; returns all of stdout.
+    pub fn quit(mut self) -> String {
+        drop(self.stdin.take());
+        let shown = self.wait_for("안녕히 가세요");
+        let status = self.child.wait().expect("wait");
+        assert!(status.success(), "{status:?}\n{shown}");
+        shown
     }
 }
