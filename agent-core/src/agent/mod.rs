@@ -785,12 +785,7 @@ fn is_grounded(answer: &str, request: &str, seen: &str) -> bool {
     if !is_usable(answer) {
         return false;
     }
-    let squash = |text: &str| -> String { text.chars().filter(|c| c.is_alphanumeric()).collect() };
-    let (a, r) = (squash(answer), squash(request));
-    if a.len() >= 6 && (r.contains(&a) || a.contains(&r)) {
-        return false;
-    }
-    if repeats(&a) {
+    if echoes(answer, request) || repeats(&squash(answer)) {
         return false;
     }
     let numbers = |text: &str| -> Vec<String> {
@@ -803,16 +798,31 @@ fn is_grounded(answer: &str, request: &str, seen: &str) -> bool {
     numbers(answer).iter().all(|n| known.contains(n))
 }
 
-/// Whether `answer` repeats one of the conversation's earlier user messages (letters and
-/// digits compared, either containing the other).
+/// Whether `answer` repeats one of the conversation's earlier user messages ([`echoes`]).
 fn repeats_earlier(answer: &str, earlier: &[String]) -> bool {
-    let squash = |text: &str| -> String { text.chars().filter(|c| c.is_alphanumeric()).collect() };
-    let a = squash(answer);
-    a.len() >= 6
-        && earlier
-            .iter()
-            .map(|m| squash(m))
-            .any(|m| m.len() >= 6 && (m.contains(&a) || a.contains(&m)))
+    // An earlier message shorter than an echo ("네", "1번") is passed over: almost any answer
+    // contains it.
+    earlier
+        .iter()
+        .filter(|m| squash(m).len() >= ECHO_BYTES)
+        .any(|m| echoes(answer, m))
+}
+
+/// Fewer letter-and-digit bytes than this (two Hangul syllables, six ASCII characters) are
+/// too little to call an answer an echo.
+const ECHO_BYTES: usize = 6;
+
+/// Whether `answer` echoes `message`: of their letters and digits, one contains the other.
+/// Only letters and digits are compared, so an echo with other spacing or punctuation
+/// still counts.
+fn echoes(answer: &str, message: &str) -> bool {
+    let (a, m) = (squash(answer), squash(message));
+    a.len() >= ECHO_BYTES && (m.contains(&a) || a.contains(&m))
+}
+
+/// `text`'s letters and digits alone.
+fn squash(text: &str) -> String {
+    text.chars().filter(|c| c.is_alphanumeric()).collect()
 }
 
 /// The calls made during one user turn, and whether state changed since.
