@@ -26,6 +26,14 @@ use unicode_general_category::{GeneralCategory, get_general_category};
 use unicode_width::UnicodeWidthChar;
 
 /// Whether `c` is shown escaped rather than written.
+///
+/// Not habit-tools' rule for stored text (`habit_tools::rules::text`), and on purpose: that
+/// rule refuses a whole text before it is stored, judges a character by its neighbours (a zero
+/// width joiner between two emoji is allowed) and lets private-use, unassigned and Hangul
+/// filler characters through among letters. This one must cope with any text it is handed —
+/// records written before that rule, tool names, error messages — one character at a time,
+/// and cannot refuse, so it escapes a wider set, that joiner included. What that rule refuses
+/// (Cc, Cf, Zl, Zp) is a subset of what is escaped here, as a test checks.
 fn is_unsafe(c: char) -> bool {
     matches!(
         get_general_category(c),
@@ -72,6 +80,11 @@ pub(crate) fn inert(text: &str) -> String {
 
 /// [`inert`] `text`, clipped to at most `max` characters of the original with a visible
 /// marker saying how much was left out (`…(+120자)`).
+///
+/// For one untrusted value shown as it is (a confirmation's arguments, a stored habit, a tool
+/// name the model wrote): a line break in it stays visible as `\n`, and the person sees that
+/// something was cut and how much. [`crate::ui::one_line`] is its counterpart for messages,
+/// where line breaks are layout and fold into spaces.
 pub(crate) fn clip(text: &str, max: usize) -> String {
     let total = text.chars().count();
     if total <= max {
@@ -132,6 +145,23 @@ mod tests {
         for (input, expected) in HOSTILE {
             assert_eq!(inert(input), *expected, "{input:?}");
             assert!(inert(input).chars().all(|c| !is_unsafe(c)));
+        }
+    }
+
+    /// The invariant [`is_unsafe`]'s doc keeps: no character habit-tools refuses in a stored
+    /// text could reach the terminal raw.
+    #[test]
+    fn every_character_the_store_refuses_is_escaped() {
+        let shown_raw = (0..=u32::from(char::MAX))
+            .filter_map(char::from_u32)
+            .filter(|&c| !is_unsafe(c));
+        for c in shown_raw {
+            // Between letters, so that neither trimming nor the emptiness rule hides it.
+            let text = format!("a{c}a");
+            assert!(
+                habit_tools::rules::required_text("t", &text, 10).is_ok(),
+                "{c:?} is refused when stored but would be shown raw"
+            );
         }
     }
 

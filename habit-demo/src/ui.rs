@@ -258,6 +258,11 @@ fn paint(color: bool, style: Style, text: &str) -> String {
 }
 
 /// Shortens `text` to at most `max` characters on one line (newlines become spaces), with `…`.
+///
+/// For messages (error reasons, result summaries, labels), whose line breaks and runs of
+/// spaces are layout: folded, not shown. A value that must be seen exactly as it is goes
+/// through [`crate::inert::clip`] instead, which shows every break as `\n` and says how much
+/// it cut. Either way [`Ui`] makes the result inert when it is printed.
 pub(crate) fn one_line(text: &str, max: usize) -> String {
     let flat: String = text
         .chars()

@@ -29,6 +29,13 @@
 //!   letters, `①`, `㎏` → `kg`); NFC only changes how the same characters are encoded. Limits
 //!   are counted on the NFC form, in characters.
 //!
+//! What reaches the terminal is made harmless again by habit-demo's `inert` module, with its
+//! own list on purpose: it cannot refuse, only escape, and must handle texts this module never
+//! saw (older records, tool names, error messages), so it escapes every character refused here
+//! and more (that emoji joiner, private-use and unassigned characters, the Hangul fillers).
+//! This list decides what may be stored and must not refuse what people type. A test in
+//! `inert` checks that everything refused here is escaped there.
+//!
 //! Crates: `unicode-general-category` for the Cc/Cf/Zl/Zp classes (already the workspace's
 //! choice for the terminal sanitizer), `unicode-normalization` for NFC (the unicode-rs crate
 //! everything else builds on), and `unicode-security` for Default_Ignorable_Code_Point (see
