@@ -91,6 +91,7 @@ impl ServerHandler for Handler {
         let args = request.arguments.map_or(Value::Null, Value::Object);
         let result = self.dispatcher.dispatch(&request.name, args).await;
         let cap = self.dispatcher.registry().result_cap();
-        Ok(convert::call_result(&result, cap).into())
+        let tool = self.dispatcher.get(&request.name);
+        Ok(convert::call_result(tool, &result, cap).into())
     }
 }

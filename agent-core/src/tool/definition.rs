@@ -108,6 +108,10 @@ pub struct ToolDefinition {
     pub(crate) label: Cow<'static, str>,
     pub(crate) schema: Arc<ToolSchema>,
     pub(crate) validator: Arc<jsonschema::Validator>,
+    /// The output schema compiled, when there is one (checked before MCP sends a result as
+    /// conforming to it).
+    #[cfg(feature = "mcp")]
+    pub(crate) output_validator: Option<Arc<jsonschema::Validator>>,
     pub(crate) destructive: bool,
     pub(crate) confirm_if: Option<ConfirmPredicate>,
     pub(crate) summary: Summary,
@@ -177,9 +181,25 @@ impl ToolDefinition {
         &self.schema.validation
     }
 
-    /// The JSON Schema of the result data, when the tool's return type has one.
+    /// The JSON Schema of the result data, when the tool's return type has one and it
+    /// describes only JSON objects (see [`ToolSchema::with_output`]); `#[tool]` derives it
+    /// from the return type.
     pub fn output_schema(&self) -> Option<&Value> {
         self.schema.output.as_ref()
+    }
+
+    /// Why `data` does not conform to the output schema (the first failure found), if it does
+    /// not; `Ok` too when the tool has no output schema.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn check_output(&self, data: &Value) -> Result<(), String> {
+        let Some(validator) = &self.output_validator else {
+            return Ok(());
+        };
+        match validator.iter_errors(data).next() {
+            None => Ok(()),
+            Some(error) if error.instance_path().is_empty() => Err(error.to_string()),
+            Some(error) => Err(format!("{error} (at `{}`)", error.instance_path())),
+        }
     }
 
     /// `true` when calls must be confirmed by a human before they run.
@@ -509,6 +529,19 @@ impl ToolDefinitionBuilder {
             }
         }
         let validator = validate::compile(&schema.validation).map_err(invalid_schema)?;
+        // Compiled whatever the features, so that a definition which builds without `mcp`
+        // builds with it; only the MCP server keeps and uses it.
+        let output_validator = schema
+            .output
+            .as_ref()
+            .map(|output| compile_output(output).map(Arc::new))
+            .transpose()
+            .map_err(|reason| DefinitionError::InvalidOutputSchema {
+                name: name.to_string(),
+                reason,
+            })?;
+        #[cfg(not(feature = "mcp"))]
+        let _ = output_validator;
         let known = |param: &str| {
             schema
                 .parameters
@@ -553,6 +586,8 @@ impl ToolDefinitionBuilder {
             label,
             schema: Arc::new(schema),
             validator: Arc::new(validator),
+            #[cfg(feature = "mcp")]
+            output_validator,
             destructive: self.destructive,
             confirm_if: self.confirm_if,
             summary,
@@ -567,6 +602,17 @@ impl ToolDefinitionBuilder {
             reply: self.reply,
         })
     }
+}
+
+/// Compiles an output schema, which must have an object root: MCP requires one, and
+/// [`ToolSchema::with_output`] only ever makes such schemas, so another one was set by hand.
+/// Formats are annotations here, as in MCP clients' validators: the check before sending must
+/// not refuse what a client accepts.
+fn compile_output(output: &Value) -> Result<jsonschema::Validator, String> {
+    if output.get("type") != Some(&Value::from("object")) {
+        return Err("the root must be `type: object` (MCP's rule for an `outputSchema`)".into());
+    }
+    jsonschema::draft202012::new(output).map_err(|error| error.to_string())
 }
 
 /// `[a-zA-Z_][a-zA-Z0-9_]{0,63}`: what function-calling APIs and grammars accept as a name.
@@ -640,6 +686,43 @@ mod tests {
             tool.parameters(),
             &json!({"type": "object", "properties": {}})
         );
+    }
+
+    #[test]
+    fn an_output_schema_set_by_hand_must_be_an_object_schema() {
+        let empty = || ToolSchema::from_validation(json!({"type": "object", "properties": {}}));
+        for (output, why) in [
+            (json!({"type": "string"}), "not an object"),
+            (
+                json!({"anyOf": [{"type": "object"}]}),
+                "no `type` at the root",
+            ),
+            (
+                json!({"type": "object", "properties": {"a": {"type": 5}}}),
+                "not a schema",
+            ),
+        ] {
+            let err = ToolDefinition::builder("t", "d")
+                .schema(ToolSchema {
+                    output: Some(output),
+                    ..empty()
+                })
+                .handler(noop)
+                .build();
+            assert!(
+                matches!(err, Err(DefinitionError::InvalidOutputSchema { .. })),
+                "{why}"
+            );
+        }
+        let tool = ToolDefinition::builder("t", "d")
+            .schema(ToolSchema {
+                output: Some(json!({"type": "object", "required": ["n"]})),
+                ..empty()
+            })
+            .handler(noop)
+            .build()
+            .unwrap();
+        assert!(tool.output_schema().is_some());
     }
 
     #[test]

@@ -17,7 +17,8 @@ pub enum ErrorCode {
     UnknownTool,
     /// The arguments do not satisfy the tool's schema (or are nested too deep to check).
     Validation,
-    /// The tool panicked, could not serialize its result, or lacked a dependency.
+    /// The tool panicked, could not serialize its result, or lacked a dependency; over MCP
+    /// also: its result does not match the output schema it declares.
     HandlerError,
     /// The tool did not finish within its time limit.
     Timeout,
@@ -25,21 +26,25 @@ pub enum ErrorCode {
     RepeatedCall,
     /// The model was still calling tools at the agent's turn limit.
     TurnLimit,
+    /// Over MCP, the result of a tool that declares an output schema was over the result cap:
+    /// cut, it would no longer be what the schema promises, so it is not sent.
+    ResultTooLarge,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 6] = [
+    pub const ALL: [ErrorCode; 7] = [
         Self::UnknownTool,
         Self::Validation,
         Self::HandlerError,
         Self::Timeout,
         Self::RepeatedCall,
         Self::TurnLimit,
+        Self::ResultTooLarge,
     ];
 
     /// The wire form: `unknown_tool`, `validation`, `handler_error`, `timeout`,
-    /// `repeated_call`, `turn_limit`.
+    /// `repeated_call`, `turn_limit`, `result_too_large`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Self::UnknownTool => "unknown_tool",
@@ -48,6 +53,7 @@ impl ErrorCode {
             Self::Timeout => "timeout",
             Self::RepeatedCall => "repeated_call",
             Self::TurnLimit => "turn_limit",
+            Self::ResultTooLarge => "result_too_large",
         }
     }
 }
@@ -163,6 +169,14 @@ pub enum DefinitionError {
     /// The parameter schema is not a valid JSON Schema or has no object root.
     #[error("tool `{name}` has an invalid parameter schema: {reason}")]
     InvalidSchema {
+        /// The tool.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The result schema has no object root or is not a valid JSON Schema.
+    #[error("tool `{name}` has an invalid output schema: {reason}")]
+    InvalidOutputSchema {
         /// The tool.
         name: String,
         /// What is wrong.
