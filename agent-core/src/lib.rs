@@ -161,7 +161,8 @@ pub mod __private {
 
     pub use crate::registry::ToolRegistration;
     pub use crate::tool::returns::{
-        Output, ReturnOther, ReturnPlain, ReturnResult, finish_plain, finish_result,
+        Output, OutputOfConverting, OutputOfOther, OutputOfPlain, OutputOfResult, ReturnOther,
+        ReturnPlain, ReturnResult, Returns, finish_plain, finish_result,
     };
     pub use crate::tool::{
         Access, ArgumentReader, BoxFuture, CallContext, DefinitionError, Dependency, Injected,

@@ -12,7 +12,8 @@
 //! `registry.tool::<add_habit>()` works), and — inside that struct's one hidden field, see
 //! [`tool_struct`] — the argument struct deriving `JsonSchema`, the fn reading each argument
 //! into its type, spanned trait assertions that put type errors on the user's own tokens, the
-//! type-erased handler, and the `inventory` registration that `Registry::discover` finds. When
+//! type-erased handler, the output schema (decided on the return type by the type system),
+//! and the `inventory` registration that `Registry::discover` finds. When
 //! any stage recorded an error, [`fallback`](crate::fallback) emits the fn and stubs instead.
 //!
 //! Generated code is hygienic by naming, not by trust: the handler binds arguments to
@@ -260,6 +261,37 @@ fn generate(attr: &ToolAttr, tool: &ToolFn, krate: &syn::Path) -> TokenStream {
         }
     };
 
+    // The output schema, decided by the type system like the conversion above (see
+    // agent-core's `tool/returns.rs`). The return type is inferred from the fn item through
+    // an `FnOnce` bound over the parameter types, not written out: `impl Serialize` cannot be
+    // named, and inference handles it like any other type. A fn without a return type
+    // answers `{}` and declares nothing.
+    let output = match &tool.output {
+        Output::Unit => quote!(),
+        Output::Value { .. } => {
+            let param_types = tool.params.iter().map(|param| &param.ty);
+            quote! {
+                let __agent_tool_schema = {
+                    fn __agent_tool_returns<__F, __Fut>(
+                        _: &__F,
+                    ) -> #ac::Returns<<__Fut as ::core::future::Future>::Output>
+                    where
+                        __F: ::core::ops::FnOnce(#(#param_types),*) -> __Fut,
+                        __Fut: ::core::future::Future,
+                    {
+                        #ac::Returns::new()
+                    }
+                    #[allow(unused_imports)]
+                    use #ac::{
+                        OutputOfConverting as _, OutputOfOther as _, OutputOfPlain as _,
+                        OutputOfResult as _,
+                    };
+                    (&&&__agent_tool_returns(&#fn_ident)).__agent_tool_output(__agent_tool_schema)
+                };
+            }
+        }
+    };
+
     let label = attr.label.as_ref().map(|label| quote!(.label(#label)));
     let summary = attr.summary.as_ref().map(|summary| match summary {
         Summary::Template(template) => quote!(.summary(#template)),
@@ -383,9 +415,11 @@ fn generate(attr: &ToolAttr, tool: &ToolFn, krate: &syn::Path) -> TokenStream {
             const NAME: &'static str = #name;
 
             fn definition() -> ::core::result::Result<#ac::ToolDefinition, #ac::DefinitionError> {
+                let __agent_tool_schema = #ac::ToolSchema::of::<__AgentToolArgs>();
+                #output
                 #ac::ToolDefinition::builder(#name, #description)
                     #label
-                    .schema(#ac::ToolSchema::of::<__AgentToolArgs>())
+                    .schema(__agent_tool_schema)
                     .destructive(#destructive)
                     #access
                     #(#examples)*

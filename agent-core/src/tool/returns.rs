@@ -15,10 +15,43 @@
 //! 3. [`ReturnOther`] on `&mut Output<T>`, always applicable, returning [`Unsupported`]: the
 //!    return type fits neither, and [`finish_result`]/[`finish_plain`] then fail to compile
 //!    with the reason (the spelling only picks which of the two explains it).
+//!
+//! # The output schema
+//!
+//! The same decision, made on the type alone (the definition has no value to look at), gives
+//! the schema of the `ok` data ([`ToolSchema::output`], MCP's `outputSchema`):
+//! `Returns::<R>::new()` with four candidate impls, tried in this order by autoref
+//! specialization on `&&&Returns<R>` (each candidate implemented on one reference fewer):
+//!
+//! 1. [`OutputOfResult`]: `R` is a `Result<T, E>` that converts itself (so the data is `T`)
+//!    and `T: JsonSchema` — `T`'s schema;
+//! 2. [`OutputOfConverting`]: any other `R: IntoToolResult` (a [`ToolResult`], a `Result` whose
+//!    `T` has no schema, an app's own conversion) — none: what it sends is up to its code;
+//! 3. [`OutputOfPlain`]: `R: Serialize + JsonSchema` — `R`'s schema, since the data is `R`;
+//! 4. [`OutputOfOther`]: always applicable — none (`impl Serialize`, a type without
+//!    `JsonSchema`).
+//!
+//! Candidates 1 and 2 together cover exactly the types [`ReturnResult`] converts, 3 and 4 the
+//! rest, so the schema describes the data the handler really produces. Nothing is
+//! required of a return type that has no schema: the last candidate always applies, so a tool
+//! that compiled without an output schema still compiles. Why specialization rather than a
+//! `JsonSchema` bound: many return types have none (`impl Serialize`, other crates' types),
+//! and a bound would make an optional MCP feature a requirement of every tool. Only object schemas
+//! are kept (see [`ToolSchema::with_output`]).
+//!
+//! The generated code obtains `R` from the fn item itself — a helper generic over
+//! `F: FnOnce(args…) -> Fut` returning `Returns<Fut::Output>` — rather than by naming the
+//! return type, so an `impl Serialize` return, which no code can name, is handled like any
+//! other: only its bounds are visible, so it has a schema only if they include `JsonSchema`.
 
+use std::marker::PhantomData;
+
+use schemars::JsonSchema;
 use serde::Serialize;
+use serde_json::Value;
 
 use super::result::{IntoToolResult, ToolResult, serialize_output};
+use super::schema::{ToolSchema, output_schema};
 
 /// A tool fn's return value on its way to a [`ToolResult`] (see the module docs).
 pub struct Output<T>(pub T);
@@ -121,6 +154,88 @@ pub fn finish_result(converted: impl FinishResult) -> ToolResult {
 /// The handler's last step for any other return type.
 pub fn finish_plain(converted: impl FinishPlain) -> ToolResult {
     converted.finish()
+}
+
+/// A tool fn's return type `R`, without a value: what its output schema is decided on (see
+/// the module docs).
+pub struct Returns<R>(PhantomData<fn() -> R>);
+
+impl<R> Returns<R> {
+    /// The return type `R`.
+    pub fn new() -> Self {
+        Self(PhantomData)
+    }
+}
+
+impl<R> Default for Returns<R> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+// By hand: a derive would require `R: Copy`. Copy lets the last candidate, which takes
+// `Returns<R>` by value, be reached through the references the call starts from.
+impl<R> Clone for Returns<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R> Copy for Returns<R> {}
+
+/// The first choice: a `Result<T, E>` that converts itself, with `T: JsonSchema`.
+pub trait OutputOfResult {
+    /// Adds the output schema, if any, to `schema`.
+    fn __agent_tool_output(self, schema: ToolSchema) -> ToolSchema;
+}
+
+impl<T: JsonSchema, E> OutputOfResult for &&&Returns<Result<T, E>>
+where
+    Result<T, E>: IntoToolResult,
+{
+    fn __agent_tool_output(self, schema: ToolSchema) -> ToolSchema {
+        with(schema, output_schema::<T>())
+    }
+}
+
+/// The second choice: any other type that converts itself; its data has no known schema.
+pub trait OutputOfConverting {
+    /// Returns `schema` as it is.
+    fn __agent_tool_output(self, schema: ToolSchema) -> ToolSchema;
+}
+
+impl<R: IntoToolResult> OutputOfConverting for &&Returns<R> {
+    fn __agent_tool_output(self, schema: ToolSchema) -> ToolSchema {
+        schema
+    }
+}
+
+/// The third choice: a plain serialized value with a schema.
+pub trait OutputOfPlain {
+    /// Adds the output schema, if any, to `schema`.
+    fn __agent_tool_output(self, schema: ToolSchema) -> ToolSchema;
+}
+
+impl<R: Serialize + JsonSchema> OutputOfPlain for &Returns<R> {
+    fn __agent_tool_output(self, schema: ToolSchema) -> ToolSchema {
+        with(schema, output_schema::<R>())
+    }
+}
+
+/// The last resort: no schema.
+pub trait OutputOfOther {
+    /// Returns `schema` as it is.
+    fn __agent_tool_output(self, schema: ToolSchema) -> ToolSchema;
+}
+
+impl<R> OutputOfOther for Returns<R> {
+    fn __agent_tool_output(self, schema: ToolSchema) -> ToolSchema {
+        schema
+    }
+}
+
+fn with(schema: ToolSchema, output: Option<Value>) -> ToolSchema {
+    ToolSchema { output, ..schema }
 }
 
 #[cfg(test)]
