@@ -33,12 +33,17 @@ fn run_client(python: &str, db: &Path) -> Value {
 }
 
 /// A tool result's structured content, after checking the call was answered as a tool
-/// result (never a JSON-RPC error) with this `isError`.
+/// result (never a JSON-RPC error) with this `isError`, and that the SDK accepted it (it
+/// refuses an `ok` result whose structured content is missing or breaks the listed schema).
 fn structured<'a>(out: &'a Value, call: &str, is_error: bool) -> &'a Value {
     let result = &out[call];
     assert!(
         result.get("protocol_error").is_none(),
         "{call}: a JSON-RPC error instead of a tool result: {result}"
+    );
+    assert!(
+        result.get("client_error").is_none(),
+        "{call}: the SDK refused the result: {result}"
     );
     assert_eq!(result["isError"], is_error, "{call}: {result}");
     &result["structuredContent"]
@@ -111,6 +116,48 @@ fn the_official_python_sdk_sees_only_admitted_tools_and_every_write_asks_first()
         );
         assert_eq!(tool["annotations"]["title"], tool["title"], "{name}");
     }
+    // Every listed tool says what its result looks like — an object schema, as MCP requires
+    // of an `outputSchema` — and each call's structured content conforms: the SDK checked it
+    // (`structured` fails on its refusal), and so does this test, on its own.
+    for tool in tools {
+        assert_eq!(tool["outputSchema"]["type"], "object", "{}", tool["name"]);
+    }
+    let schema_of = |name: &str| {
+        let tool = tools.iter().find(|tool| tool["name"] == name);
+        let schema = &tool.expect("a listed tool")["outputSchema"];
+        jsonschema::draft202012::new(schema).expect("the listed output schema compiles")
+    };
+    for (call, tool) in [
+        ("search", "search_catalog"),
+        ("protocol", "query_protocol"),
+        ("habits", "list_active_habits"),
+        ("streak", "get_streak"),
+        ("accepted", "add_habit"),
+        ("plain_search", "search_catalog"),
+    ] {
+        let content = structured(&out, call, false);
+        if let Some(error) = schema_of(tool).iter_errors(content).next() {
+            panic!("{call}: {error} at `{}`", error.instance_path());
+        }
+    }
+    assert_eq!(structured(&out, "protocol", false)["kind"], "break");
+    assert_eq!(structured(&out, "streak", false)["current_streak"], 0);
+    // That check is live in the pinned SDK: made-up results that break the schema, or leave
+    // out structured content, are refused by the same code path `call_tool` runs.
+    let live = &out["validation_live"];
+    assert!(
+        live["wrong_type"]
+            .as_str()
+            .is_some_and(|e| e.contains("Invalid structured content")),
+        "{live}"
+    );
+    assert!(
+        live["missing"]
+            .as_str()
+            .is_some_and(|e| e.contains("did not return structured content")),
+        "{live}"
+    );
+
     assert_eq!(tools[0]["title"], "습관 검색");
     assert_eq!(tools[4]["title"], "습관 추가");
     assert_eq!(

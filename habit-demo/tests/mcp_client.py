@@ -8,7 +8,10 @@ It starts the server twice on the SQLite file DB: once as a client that answers 
 (from a script: accept with the box ticked, then decline) and once as a client that declared
 no elicitation at all. It prints one JSON object on stdout with everything it saw; the Rust test
 makes the assertions and reads DB afterwards. A JSON-RPC error from the server is recorded as
-{"protocol_error": ...} instead of raising, so the test can say which call produced one.
+{"protocol_error": ...} instead of raising, so the test can say which call produced one; so is
+the SDK's own refusal of a result ({"client_error": ...}): `ClientSession.call_tool` validates
+`structuredContent` against the tool's listed `outputSchema` and raises when it is missing or
+does not conform. `validation_live` checks that it still does, on results made up to fail.
 """
 
 import asyncio
@@ -33,6 +36,18 @@ async def call(session, name, arguments):
         return dump(await session.call_tool(name, arguments))
     except mcp.MCPError as error:
         return {"protocol_error": str(error)}
+    except RuntimeError as error:
+        # What the SDK raises for structured content its output schema refuses.
+        return {"client_error": str(error)}
+
+
+async def refuses(session, name, result):
+    """Whether the SDK's own check refuses `result` (a made-up CallToolResult) for tool `name`."""
+    try:
+        await session.validate_tool_result(name, types.CallToolResult.model_validate(result))
+    except RuntimeError as error:
+        return str(error)
+    return None
 
 
 async def with_elicitation(server, out):
@@ -51,11 +66,19 @@ async def with_elicitation(server, out):
             out["initialize"] = dump(await session.initialize())
             out["tools"] = dump(await session.list_tools())
             out["search"] = await call(session, "search_catalog", {"keyword": "걷기", "limit": 3})
+            out["protocol"] = await call(session, "query_protocol", {"id": "break.snooze"})
+            out["validation_live"] = {
+                "wrong_type": await refuses(
+                    session, "search_catalog", {"content": [], "structuredContent": {"count": "three", "items": []}}
+                ),
+                "missing": await refuses(session, "search_catalog", {"content": [{"type": "text", "text": "{}"}]}),
+            }
             answers.append("accept")
             out["accepted"] = await call(session, "add_habit", ACCEPTED)
             answers.append("decline")
             out["declined"] = await call(session, "add_habit", DECLINED)
             out["habits"] = await call(session, "list_active_habits", {})
+            out["streak"] = await call(session, "get_streak", {"habit_id": 1})
             out["self_only"] = await call(session, "log_tracker_entry", {"habit_id": 1, "value": "done"})
             out["missing"] = await call(session, "no_such_tool", {"habit_id": 1, "value": "done"})
             out["malformed"] = await call(session, "search_catalog", {"limit": "many"})

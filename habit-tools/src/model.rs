@@ -4,12 +4,13 @@
 use std::fmt;
 use std::str::FromStr;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{HabitError, echo};
 
 /// A habit's type, fixed by the kind of protocol it was created from (R8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum HabitType {
     /// A habit to build, from a `build.…` protocol. At most 3 active (R3).

@@ -2,6 +2,7 @@
 //! (no database, no clock), plus the named tiers. The semantics are documented in the crate docs
 //! ("Streaks"); the tests here pin every edge.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::model::TrackerValue;
@@ -12,7 +13,7 @@ pub const WINDOW_30D: i64 = 30;
 pub const PHASE_DAYS: i64 = 42;
 
 /// A named stage of the current streak.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Tier {
     /// 씨앗 — 0–6 days: just planted.
@@ -48,7 +49,7 @@ impl Tier {
 }
 
 /// `get_streak`'s result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct StreakSummary {
     /// Consecutive `done` days ending today, or ending yesterday if today is not logged yet.
     pub current_streak: u32,

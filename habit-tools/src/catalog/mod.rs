@@ -17,6 +17,7 @@ pub mod search;
 
 use std::sync::LazyLock;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{HabitError, echo};
@@ -80,7 +81,7 @@ pub struct CatalogEntry {
 }
 
 /// An entry's kind with the fields only that kind has. Serialised with a `kind` tag.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum ProtocolDetails {
     /// A habit to build.
@@ -103,7 +104,7 @@ impl ProtocolDetails {
 }
 
 /// The fields of a build protocol: the habit loop plus where to start.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BuildProtocol {
     /// What reminds you: a place, time or preceding action.
@@ -119,7 +120,7 @@ pub struct BuildProtocol {
 }
 
 /// The fields of a break protocol: what sets it off, what to do instead, how to make it harder.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BreakProtocol {
     /// The usual trigger situations.
@@ -131,7 +132,7 @@ pub struct BreakProtocol {
 }
 
 /// The fields of a diet.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DietPlan {
     /// The rules to follow.
@@ -148,7 +149,7 @@ pub struct DietPlan {
 }
 
 /// `query_protocol`'s result: the entry without its search tags, category as its Korean name.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ProtocolInfo {
     /// The entry id.
     pub id: String,

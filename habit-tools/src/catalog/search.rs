@@ -11,6 +11,7 @@
 //!   order.
 //! - **limit** is 1–10 (default 5). `count` is the number of items returned.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{Catalog, CatalogEntry, Category};
@@ -23,7 +24,7 @@ pub const DEFAULT_LIMIT: i64 = 5;
 pub const MAX_LIMIT: i64 = 10;
 
 /// `search_catalog`'s result.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CatalogSearch {
     /// How many items follow.
     pub count: usize,
@@ -32,7 +33,7 @@ pub struct CatalogSearch {
 }
 
 /// One search hit: just enough to pick an entry and call `query_protocol` with its id.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CatalogItem {
     /// The entry id.
     pub id: String,

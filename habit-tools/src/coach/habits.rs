@@ -1,6 +1,7 @@
 //! `add_habit` and `list_active_habits` (plus `archive_habit`, which frees an R3 slot): R8,
 //! R7 and the text rules before the write, R3 and "one active habit per protocol" inside it.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{Coach, is_unique_violation};
@@ -30,7 +31,7 @@ pub struct NewHabit {
 }
 
 /// `add_habit`'s result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct AddedHabit {
     /// The new habit's id, for `log_tracker_entry` and `get_streak`.
     pub habit_id: i64,
@@ -44,7 +45,7 @@ pub struct AddedHabit {
 }
 
 /// `list_active_habits`'s result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct ActiveHabits {
     /// Number of active habits.
     pub count: u32,
@@ -61,7 +62,7 @@ pub struct ActiveHabits {
 }
 
 /// One active habit: what a model needs to talk about it and log to it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct ActiveHabit {
     /// The habit id.
     pub id: i64,

@@ -2,6 +2,7 @@
 //! `get_streak` (reads a habit's entries and hands them to [`crate::streak`]).
 
 use rusqlite::OptionalExtension;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::habits::habit_not_found;
@@ -27,7 +28,7 @@ pub struct NewEntry {
 }
 
 /// `log_tracker_entry`'s result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct LoggedEntry {
     /// The new entry's id.
     pub entry_id: i64,

@@ -12,6 +12,7 @@ mod concurrency;
 mod confirmation;
 mod declarations;
 mod habits;
+mod output;
 mod persistence;
 mod runtime;
 mod support;
