@@ -64,6 +64,12 @@
 //! are about 5 KB); it then clips its longest texts with `…` so every habit and id stays
 //! visible, rather than letting the cap drop whole habits.
 //!
+//! Every result type derives `JsonSchema`, so each tool declares the schema of its `data` (an
+//! MCP client sees it as `outputSchema`, and the result as `structuredContent` conforming to
+//! it; `tests/tools/output.rs` checks real results against it). Staying under the cap matters
+//! there too: over MCP, a result the cap would cut is an error instead, since cut it would no
+//! longer be what the schema says.
+//!
 //! ```
 //! use std::sync::Arc;
 //!

@@ -19,13 +19,27 @@
 //!   `title`, its description, its argument schema as `inputSchema`, its result schema as
 //!   `outputSchema` where it has one, and annotations from the declaration: `readOnlyHint` /
 //!   `destructiveHint` (destructive means "asks first"). Annotations are hints to the client;
-//!   the confirmation gate is the authority.
+//!   the confirmation gate is the authority. The `outputSchema` is what `#[tool]` derives
+//!   from the fn's result type when it implements `JsonSchema` (or what
+//!   [`ToolSchema::with_output`](crate::ToolSchema::with_output) gives), generated for
+//!   serialization, and only when every value it admits is an object (`type: object`, MCP's
+//!   rule): an `Option<T>`, a list or a string result lists none.
 //! - **`tools/call`**: always a tool result, never a protocol error. `ok` → the result data as
 //!   `structuredContent` (when it is an object) and as JSON text; `error` (an unknown or
 //!   not-admitted name — the same `unknown_tool` answer for both, so nothing can be probed —
 //!   invalid arguments, a domain rule, a panic, a timeout) and `cancelled` → `isError: true`
 //!   with the envelope `{"status":…,"code":…,"reason":…}` as `structuredContent` and text, so
 //!   the calling model can correct itself. Results pass the registry's result cap.
+//! - **A tool with an `outputSchema`** keeps MCP's promise that its `structuredContent`
+//!   conforms: its `ok` data goes out only complete and checked against the schema. The cap
+//!   cannot apply to it as it does elsewhere — a cut result carries `_truncated`/`_hint`,
+//!   misses array items or, when nothing fits, is only those markers, none of which the schema
+//!   describes, and sending text alone instead breaks the same promise (the Python SDK raises
+//!   on an `ok` result without `structuredContent`). So a result over the cap is the error
+//!   `result_too_large` (`isError: true`, saying how big it was and to ask for less); a tool
+//!   that must stay usable keeps its own results within the cap, as habit-tools does. Data
+//!   that does not match its schema (a hand-written `Serialize` or `JsonSchema` that disagree)
+//!   is a `handler_error`. Error results are not held to the schema.
 //! - **A destructive call** asks the person through the client with a form elicitation (see
 //!   `elicit`), showing the tool's label, the call's summary and every argument, like the
 //!   terminal dialog. Only an accepted form with the box ticked runs the tool; a client that
