@@ -160,10 +160,12 @@ pub mod __private {
     pub use ::serde_json;
 
     pub use crate::registry::ToolRegistration;
+    pub use crate::tool::deps::DepIsNotAnArgument;
     pub use crate::tool::returns::{
         Output, OutputOfConverting, OutputOfOther, OutputOfPlain, OutputOfResult, ReturnOther,
         ReturnPlain, ReturnResult, Returns, finish_plain, finish_result,
     };
+    pub use crate::tool::validate::{ArgumentType, ReadArgument};
     pub use crate::tool::{
         Access, ArgumentReader, BoxFuture, CallContext, DefinitionError, Dependency, Injected,
         IntoToolResult, InvalidArguments, SourceLocation, Tool, ToolDefinition, ToolResult,

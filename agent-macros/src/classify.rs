@@ -9,9 +9,11 @@
 //! - **Injected** is decided by a marker or the real path: a parameter marked `#[dep]`, or
 //!   typed `Dep<…>` (the name as `agent_core` exports it, imported) or `agent_core::Dep<…>` /
 //!   `<crate>::Dep<…>` with the `crate = …` override. Everything else — `model::Dep`, an alias
-//!   without `#[dep]` — is an ordinary argument. The type system then checks the decision: an
-//!   injected parameter must implement `Injected` (only `Dep<T>` does), so a wrong guess is a
-//!   compile error on that parameter's type, never a silent misreading.
+//!   without `#[dep]` — is an ordinary argument. The type system then checks the decision both
+//!   ways, on that parameter's type, so a wrong guess is one compile error, never a silent
+//!   misreading: an injected parameter must implement `Injected` (only `Dep<T>` does), and an
+//!   argument must not be a `Dep` — `Dep<T>: JsonSchema` requires a trait no type implements,
+//!   whose message says to mark the parameter `#[dep]` (agent-core's `tool/deps.rs`).
 //! - **The return type** is not decided here at all: the generated handler lets the type
 //!   system pick the conversion (see agent-core's `tool/returns.rs`), so `HabitResult<T>`
 //!   behaves as the `Result` it is. The spelling only picks which compile error explains a

@@ -83,6 +83,8 @@ fn bound_closure(
 /// into its own type, each spanned on that type, so an argument type that cannot be
 /// deserialized is one error on it (a derived `Deserialize` would report it three times, one
 /// in generated code). A `deserialize_with` argument is read through a newtype carrying it.
+/// Every read goes through agent-core's `ArgumentType` probe, which lets a `Dep` that was
+/// taken for an argument (an alias without `#[dep]`) add no error to its schema's.
 fn parse_fn(ac: &TokenStream, serde_crate: &str, tool: &ToolFn) -> TokenStream {
     let mut wrappers = Vec::new();
     let mut reads = Vec::new();
@@ -113,12 +115,28 @@ fn parse_fn(ac: &TokenStream, serde_crate: &str, tool: &ToolFn) -> TokenStream {
                 Some(wrapper) => quote!(|| #wrapper(#call())),
                 None => call.clone(),
             });
+        // Through the probe, so that a `Dep` the macro took for an argument (an alias without
+        // `#[dep]`) is refused once, by its schema, and not again here (agent-core `deps.rs`).
+        let probe = quote_spanned!(ty.span()=> #ac::ArgumentType::<#read_ty>::PROBE);
         let read = match default {
             Some(default) => quote_spanned! {ty.span()=>
-                __agent_tool_reader.read_or::<#read_ty>(#json, #default)
+                #probe.read_or(&mut __agent_tool_reader, #json, #default)
             },
-            None => quote_spanned!(ty.span()=> __agent_tool_reader.read::<#read_ty>(#json)),
+            None => quote_spanned!(ty.span()=> #probe.read(&mut __agent_tool_reader, #json)),
         };
+        // With `#[schemars(with = …)]` the derive does not look at the type, so that check is
+        // made here instead.
+        if param.attrs.schemars_with {
+            // Spanned from the type's first token to its last (our path too, which rustc
+            // would otherwise underline at `#[tool]`), so the error underlines the type.
+            let (first, last) = first_and_last_span(ty);
+            let ac = respan(ac.clone(), first);
+            let mut call = proc_macro2::Group::new(Delimiter::Parenthesis, TokenStream::new());
+            call.set_span(last);
+            reads.push(quote_spanned! {first=>
+                #ac::ArgumentType::<#ty>::PROBE.refuse_injected #call;
+            });
+        }
         let unwrap = wrapper
             .is_some()
             .then(|| quote!(.map(|__agent_tool_with| __agent_tool_with.0)));
@@ -132,6 +150,8 @@ fn parse_fn(ac: &TokenStream, serde_crate: &str, tool: &ToolFn) -> TokenStream {
         fn __agent_tool_parse(
             __agent_tool_json: &#ac::serde_json::Value,
         ) -> ::core::result::Result<(#(#types,)*), #ac::InvalidArguments> {
+            #[allow(unused_imports)]
+            use #ac::ReadArgument as _;
             #[allow(unused_mut)]
             let mut __agent_tool_reader = #ac::ArgumentReader::new(__agent_tool_json);
             #(#reads)*

@@ -64,6 +64,8 @@ pub(crate) struct ParamAttrs {
     pub(crate) deserialize_with: Option<TokenStream>,
     /// The `#[schemars(...)]` attributes, passed on as they are.
     pub(crate) schemars: Vec<Attribute>,
+    /// `#[schemars(with = …)]` or `schema_with`: the schema is not derived from the type.
+    pub(crate) schemars_with: bool,
     /// `#[values(provider)]`.
     pub(crate) values: Option<Expr>,
     /// `#[from_request]`.
@@ -89,7 +91,6 @@ impl ParamAttrs {
     pub(crate) fn parse(cx: &Ctxt, attrs: Vec<Attribute>) -> Self {
         let mut out = Self::default();
         let mut deserialize_with: Option<syn::Path> = None;
-        let mut schemars_with = false;
         for attr in attrs {
             let path = attr.path();
             if path.is_ident("doc") {
@@ -143,7 +144,7 @@ impl ParamAttrs {
                 let result = attr.parse_nested_meta(|meta| {
                     let key = key_text(&meta.path);
                     if matches!(key.as_str(), "with" | "schema_with") {
-                        schemars_with = true;
+                        out.schemars_with = true;
                     }
                     if key == "description" {
                         out.schemars_description = true;
@@ -171,7 +172,7 @@ impl ParamAttrs {
             out.argument_only.push(attr);
         }
         if let Some(path) = deserialize_with
-            && !schemars_with
+            && !out.schemars_with
         {
             cx.error_spanned_by(
                 path,

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use super::call::CallContext;
 use super::error::ToolError;
+use super::validate::{ArgumentReader, ArgumentType};
 
 /// A shared dependency injected into a tool fn by the runtime.
 ///
@@ -100,6 +101,93 @@ impl<T: Any + Send + Sync> Injected for Dep<T> {
 
     fn from_call(call: &CallContext) -> Result<Self, ToolError> {
         call.dep::<T>()
+    }
+}
+
+// A `Dep` is never an argument. `#[tool]` cannot see that an alias (`type Store =
+// Dep<HabitStore>`) is a `Dep`, so a parameter typed with one and not marked `#[dep]` reaches
+// the argument struct; the compiler must then refuse it once, saying to mark it. The schema
+// check is that one place: `Dep<T>: JsonSchema` holds only for `T: DepIsNotAnArgument`, which
+// no type implements, so the derive reports that trait's message on the parameter's
+// type. Reading it must then add no error of its own (`Dep<T>` is not `Deserialize`): the
+// inherent `ArgumentType<Dep<T>>::read` wins over `ReadArgument::read` and needs no bound.
+// With `#[schemars(with = …)]` nothing derives the schema from the type, so the macro calls
+// `refuse_injected`, which carries the same bound.
+
+/// Implemented by no type: the bound that makes a `Dep` that reached a tool's arguments a
+/// compile error with this message. Not public API (reachable only through `__private`, so
+/// that rustc names it by a short path).
+#[diagnostic::on_unimplemented(
+    message = "`Dep<{Self}>` is injected by the registry, so it cannot be an argument the model sends",
+    label = "`Dep<{Self}>` under another name",
+    note = "mark the parameter `#[dep]` to inject it (a type written `Dep<…>` needs no marker)"
+)]
+pub trait DepIsNotAnArgument {}
+
+/// Never holds (see above); it exists for its error message.
+#[doc(hidden)]
+impl<T: ?Sized + DepIsNotAnArgument> schemars::JsonSchema for Dep<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Dep".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        // Unreachable: no `T` satisfies the bound. A schema nothing matches, not a panic.
+        schemars::json_schema!(false)
+    }
+}
+
+impl<T> ArgumentType<Dep<T>> {
+    /// Reading a `Dep` argument: no `Deserialize` bound, so that the schema's error is the
+    /// only one (see above). Never runs, since the crate does not compile.
+    pub fn read(self, reader: &mut ArgumentReader<'_>, name: &str) -> Option<Dep<T>> {
+        reader.refuse(
+            name,
+            "a dependency is injected, not read from the arguments",
+        );
+        None
+    }
+
+    /// [`Self::read`], for an argument with `#[serde(default)]`.
+    pub fn read_or(
+        self,
+        reader: &mut ArgumentReader<'_>,
+        name: &str,
+        _default: impl FnOnce() -> Dep<T>,
+    ) -> Option<Dep<T>> {
+        self.read(reader, name)
+    }
+
+    /// The check for an argument whose schema is not derived from its type.
+    pub fn refuse_injected(self)
+    where
+        T: DepIsNotAnArgument,
+    {
+    }
+}
+
+/// The same for an alias of `Option<Dep<T>>`, whose schema check fails on the `Dep` inside.
+impl<T> ArgumentType<Option<Dep<T>>> {
+    /// As for `Dep<T>` above: no `Deserialize` bound, and it never runs.
+    pub fn read(self, reader: &mut ArgumentReader<'_>, name: &str) -> Option<Option<Dep<T>>> {
+        ArgumentType::<Dep<T>>::PROBE.read(reader, name).map(Some)
+    }
+
+    /// [`Self::read`], for an argument with `#[serde(default)]`.
+    pub fn read_or(
+        self,
+        reader: &mut ArgumentReader<'_>,
+        name: &str,
+        _default: impl FnOnce() -> Option<Dep<T>>,
+    ) -> Option<Option<Dep<T>>> {
+        self.read(reader, name)
+    }
+
+    /// The check for an argument whose schema is not derived from its type.
+    pub fn refuse_injected(self)
+    where
+        T: DepIsNotAnArgument,
+    {
     }
 }
 

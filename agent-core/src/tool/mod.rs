@@ -11,7 +11,7 @@
 //! | `returns.rs` | how `#[tool]`'s handler converts a fn's return value, chosen by its type |
 //! | `error.rs` | [`ToolError`], [`ErrorCode`], [`DefinitionError`] |
 //! | `schema.rs` | [`ToolSchema`]: the model's schema and the validation schema |
-//! | `deps.rs` | [`Dep`], [`Deps`] |
+//! | `deps.rs` | [`Dep`], [`Deps`], and why a `Dep` is never an argument |
 //! | `example.rs` | [`Example`] |
 //! | `values.rs` | [`ValueChoice`], value providers |
 //! | `validate.rs` | the validation gate's rules: depth, schema, deserialization |

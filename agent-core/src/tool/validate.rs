@@ -14,6 +14,7 @@
 //! Rust integer type refuses it, so the gate does too, naming the field.)
 
 use std::fmt;
+use std::marker::PhantomData;
 
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::paths::{Location, LocationSegment};
@@ -328,6 +329,76 @@ impl<'a> ArgumentReader<'a> {
             errors: self.errors,
         }
     }
+
+    /// Records that `name` cannot be read at all (see `ArgumentType<Dep<T>>` in `deps.rs`).
+    pub(crate) fn refuse(&mut self, name: &str, message: &str) {
+        self.errors.push(ArgumentError {
+            field: name.to_owned(),
+            rule: "type".to_owned(),
+            message: message.to_owned(),
+        });
+    }
+}
+
+/// The type of one argument, through which `#[tool]`'s generated code reads it:
+/// `ArgumentType::<T>::PROBE.read(&mut reader, "name")`.
+///
+/// The call goes through this probe rather than straight to [`ArgumentReader::read`] so that
+/// method resolution can answer for a type: an inherent method of `ArgumentType<Dep<T>>`
+/// (in `deps.rs`) wins over [`ReadArgument`]'s. That is how a `Dep` the macro took for an
+/// argument — an alias of `Dep<T>` without `#[dep]`, which a macro cannot see through — is
+/// reported once, by its schema with a message saying to mark it, instead of a second time
+/// for not being `Deserialize`.
+pub struct ArgumentType<T>(PhantomData<fn() -> T>);
+
+impl<T> ArgumentType<T> {
+    /// The probe for `T`.
+    pub const PROBE: Self = Self(PhantomData);
+}
+
+/// How an argument of an ordinary type is read (what [`ArgumentType`] falls back to).
+pub trait ReadArgument<T> {
+    /// [`ArgumentReader::read`].
+    fn read(self, reader: &mut ArgumentReader<'_>, name: &str) -> Option<T>
+    where
+        T: DeserializeOwned;
+
+    /// [`ArgumentReader::read_or`].
+    fn read_or(
+        self,
+        reader: &mut ArgumentReader<'_>,
+        name: &str,
+        default: impl FnOnce() -> T,
+    ) -> Option<T>
+    where
+        T: DeserializeOwned;
+
+    /// Checks that `T` is not a `Dep`, for an argument whose schema is not derived from its
+    /// type (`#[schemars(with = …)]`), so nothing else would. An ordinary type passes.
+    fn refuse_injected(self);
+}
+
+impl<T> ReadArgument<T> for ArgumentType<T> {
+    fn read(self, reader: &mut ArgumentReader<'_>, name: &str) -> Option<T>
+    where
+        T: DeserializeOwned,
+    {
+        reader.read(name)
+    }
+
+    fn read_or(
+        self,
+        reader: &mut ArgumentReader<'_>,
+        name: &str,
+        default: impl FnOnce() -> T,
+    ) -> Option<T>
+    where
+        T: DeserializeOwned,
+    {
+        reader.read_or(name, default)
+    }
+
+    fn refuse_injected(self) {}
 }
 
 impl fmt::Display for ArgumentError {
