@@ -485,6 +485,15 @@ fn generate(attr: &ToolAttr, tool: &ToolFn, krate: &syn::Path) -> TokenStream {
 /// item. Put on an associated fn inside an `impl`, where no struct may go, `#[tool]` then
 /// yields rustc's one error "struct is not supported in `trait`s or `impl`s" (rustc drops
 /// the struct with everything in it) instead of one error per generated item.
+///
+/// The price is paid by a fn named like a sibling module (`mod search {}` next to
+/// `async fn search`): rustc reports E0428 "the name `search` is defined multiple times" at
+/// the fn's name, keeps the module under that name, and so the `impl Tool for search` inside
+/// can only find the module — one E0573 "expected type, found module" at the same place. No
+/// spelling of that impl avoids it, since the struct is then unreachable by any path. Only a
+/// hidden implementor plus an alias (`type search = __Hidden;`) would leave E0428 alone, and
+/// that is two items: in an `impl` each becomes an error of its own (four in all), which is
+/// the worse trade. So E0428, the first error, is the one that explains.
 pub(crate) fn tool_struct(item: &ItemFn, name: &str, inner: TokenStream) -> TokenStream {
     let fn_ident = &item.sig.ident;
     let vis = &item.vis;
