@@ -5,7 +5,7 @@ use std::sync::Arc;
 use agent_core::DenyAll;
 use serde_json::{Value, json};
 
-use crate::support::{Harness, code, reason};
+use crate::support::{Harness, code, keys, reason};
 
 fn harness() -> Harness {
     Harness::in_memory(Arc::new(DenyAll))
@@ -27,13 +27,7 @@ async fn search_returns_count_and_the_four_item_fields() {
     assert_eq!(found["count"], 5, "default limit");
     assert_eq!(found["items"].as_array().unwrap().len(), 5);
     for item in found["items"].as_array().unwrap() {
-        let keys: Vec<&str> = item
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
-        assert_eq!(keys, ["id", "title", "category", "summary"]);
+        assert_eq!(keys(item), ["id", "title", "category", "summary"]);
     }
     let ten = h.ok("search_catalog", json!({"limit": 10})).await;
     assert_eq!(ten["count"], 10);

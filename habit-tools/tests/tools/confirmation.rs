@@ -1,6 +1,7 @@
 //! The human in the loop: destructive calls ask first, show a readable request, and write
 //! nothing when the answer is no; a deliberate blank is recorded without asking.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use agent_core::{ApproveAll, DenyAll, ToolResult};
@@ -15,6 +16,15 @@ fn walk() -> serde_json::Value {
         "framed_text": "아침 커피를 내린 후 동네 10분 걷기",
         "anchor_when": "아침",
     })
+}
+
+/// A fresh file in `dir` with one build habit, added through an approving registry; the
+/// tests then open registries with other confirmers over the same file.
+async fn approved_habit(dir: &tempfile::TempDir) -> (PathBuf, Harness, i64) {
+    let path = dir.path().join("habits.sqlite3");
+    let approving = Harness::on_file(&path, Arc::new(ApproveAll));
+    let id = approving.add("build.morning-walk", "아침 10분 걷기").await;
+    (path, approving, id)
 }
 
 #[tokio::test]
@@ -52,11 +62,9 @@ async fn a_denied_add_is_cancelled_and_writes_nothing() {
 #[tokio::test]
 async fn a_denied_done_entry_is_cancelled_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("habits.sqlite3");
     // The habit is added with one registry (approving), the entry attempted with another
     // (denying) over the same file: the deny must leave the file without an entry.
-    let approving = Harness::on_file(&path, Arc::new(ApproveAll));
-    let id = approving.add("build.morning-walk", "아침 10분 걷기").await;
+    let (path, approving, id) = approved_habit(&dir).await;
     let recorder = Recorder::denying();
     let denying = Harness::on_file(&path, recorder.clone());
     let result = denying
@@ -86,9 +94,7 @@ async fn a_denied_done_entry_is_cancelled_and_writes_nothing() {
 #[tokio::test]
 async fn a_blank_entry_runs_without_asking_even_under_deny_all() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("habits.sqlite3");
-    let approving = Harness::on_file(&path, Arc::new(ApproveAll));
-    let id = approving.add("build.morning-walk", "아침 10분 걷기").await;
+    let (path, _approving, id) = approved_habit(&dir).await;
 
     let recorder = Recorder::denying();
     let denying = Harness::on_file(&path, recorder.clone());
@@ -124,9 +130,7 @@ async fn a_blank_entry_runs_without_asking_even_under_deny_all() {
 #[tokio::test]
 async fn an_unasked_blank_cannot_block_or_undo_a_confirmed_done() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("habits.sqlite3");
-    let approving = Harness::on_file(&path, Arc::new(ApproveAll));
-    let id = approving.add("build.morning-walk", "아침 10분 걷기").await;
+    let (path, approving, id) = approved_habit(&dir).await;
     let blank = json!({"habit_id": id, "value": "blank"});
     let done = json!({"habit_id": id, "value": "done"});
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use agent_core::ApproveAll;
 use serde_json::{Value, json};
 
-use crate::support::{Harness, code, reason};
+use crate::support::{Harness, code, keys, reason};
 
 fn harness() -> Harness {
     Harness::in_memory(Arc::new(ApproveAll))
@@ -66,13 +66,10 @@ async fn empty_lists_and_blank_optional_text() {
     args["dose_text"] = json!("   ");
     h.ok("add_habit", args).await;
     let item = &h.ok("list_active_habits", json!({})).await["items"][0];
-    let keys: Vec<&str> = item
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    assert_eq!(keys, ["id", "title", "type", "protocol_id", "framed_text"]);
+    assert_eq!(
+        keys(item),
+        ["id", "title", "type", "protocol_id", "framed_text"]
+    );
 }
 
 #[tokio::test]

@@ -109,6 +109,16 @@ impl Harness {
     }
 }
 
+/// The keys of a JSON object, in their order: a result's shape.
+pub(crate) fn keys(value: &Value) -> Vec<&str> {
+    value
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect()
+}
+
 /// The data of an `ok` result (panics with the whole result otherwise).
 pub(crate) fn data(result: ToolResult, name: &str, args: &Value) -> Value {
     match result {

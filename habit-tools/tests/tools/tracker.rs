@@ -7,7 +7,7 @@ use agent_core::ApproveAll;
 use jiff::ToSpan;
 use serde_json::json;
 
-use crate::support::{Harness, TODAY, code, reason};
+use crate::support::{Harness, TODAY, code, keys, reason};
 
 /// A harness with one build habit added on `added`, and the clock at `TODAY`.
 async fn with_habit_added(added: habit_tools::Date) -> (Harness, i64) {
@@ -27,13 +27,7 @@ async fn logging_returns_the_entry_and_defaults_to_today() {
             json!({"habit_id": id, "value": "done", "note": "상쾌했다"}),
         )
         .await;
-    let keys: Vec<&str> = logged
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    assert_eq!(keys, ["entry_id", "habit_id", "date", "value"]);
+    assert_eq!(keys(&logged), ["entry_id", "habit_id", "date", "value"]);
     assert_eq!(
         (
             logged["habit_id"].as_i64(),
@@ -79,7 +73,7 @@ async fn r5_one_entry_per_habit_and_day_whatever_the_value() {
         json!({"habit_id": id, "value": "blank", "date": "2025-03-08"}),
     )
     .await;
-    let streak = h.ok("get_streak", json!({"habit_id": id})).await;
+    let streak = streak(&h, id).await;
     assert_eq!(
         streak["done_count_30d"], 2,
         "the refused duplicates wrote nothing"
@@ -134,7 +128,7 @@ async fn dates_that_are_not_dates_or_in_the_future_are_refused() {
         )
         .await;
     assert_eq!(code(&before), "invalid_date");
-    let streak = h.ok("get_streak", json!({"habit_id": id})).await;
+    let streak = streak(&h, id).await;
     assert_eq!(streak["done_count_30d"], 0);
     assert_eq!(streak["longest_streak"], 0);
 }
@@ -171,7 +165,7 @@ async fn values_outside_done_and_blank_are_validation_errors() {
         )
         .await;
     assert_eq!(code(&note), "invalid_text");
-    let streak = h.ok("get_streak", json!({"habit_id": id})).await;
+    let streak = streak(&h, id).await;
     assert_eq!(streak["done_count_30d"], 0);
 }
 
@@ -205,6 +199,7 @@ async fn unknown_habits_are_not_found() {
     }
 }
 
+/// The streak of habit `id`, which must exist.
 async fn streak(h: &Harness, id: i64) -> serde_json::Value {
     h.ok("get_streak", json!({"habit_id": id})).await
 }
@@ -269,9 +264,8 @@ async fn a_streak_built_day_by_day() {
     assert_eq!(s["never_miss_twice_broken"], true);
     assert_eq!(s["done_count_30d"], 10);
     assert_eq!(s["done_count_phase42"], 10);
-    let keys: Vec<&str> = s.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(
-        keys,
+        keys(&s),
         [
             "current_streak",
             "longest_streak",
