@@ -2,21 +2,8 @@
 //! the duplicate-protocol guard, persistence, and that every refusal leaves the database as it
 //! was.
 
-use std::sync::{Arc, Barrier};
-
 use super::*;
-use crate::coach::test_support::{TODAY, coach, coach_at, new_habit, row_counts};
-
-fn keys(value: &serde_json::Value) -> Vec<&str> {
-    let mut keys: Vec<&str> = value
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    keys.sort_unstable();
-    keys
-}
+use crate::coach::test_support::{TODAY, coach, coach_at, keys, new_habit, race, row_counts};
 
 #[test]
 fn adds_a_build_habit_with_the_seed_result_shape() {
@@ -287,25 +274,10 @@ fn r3_holds_when_two_writers_race_for_the_last_slot() {
     let (b, _) = coach_at(&path);
     a.add_habit(new_habit("build.morning-walk")).unwrap();
     a.add_habit(new_habit("build.daily-pushups")).unwrap();
-    let barrier = Arc::new(Barrier::new(2));
-    let results: Vec<Result<AddedHabit, HabitError>> = std::thread::scope(|s| {
-        [
-            (a.clone(), "build.read-10-pages"),
-            (b.clone(), "build.pomodoro"),
-        ]
-        .into_iter()
-        .map(|(coach, id)| {
-            let barrier = barrier.clone();
-            s.spawn(move || {
-                barrier.wait();
-                coach.add_habit(new_habit(id))
-            })
-        })
-        .collect::<Vec<_>>()
-        .into_iter()
-        .map(|h| h.join().unwrap())
-        .collect()
-    });
+    let results = race(
+        || a.add_habit(new_habit("build.read-10-pages")),
+        || b.add_habit(new_habit("build.pomodoro")),
+    );
     let ok = results.iter().filter(|r| r.is_ok()).count();
     let quota = results
         .iter()

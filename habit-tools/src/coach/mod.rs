@@ -128,6 +128,38 @@ pub(crate) mod test_support {
         }
     }
 
+    /// The keys of a JSON object, sorted: a result's shape.
+    pub(crate) fn keys(value: &serde_json::Value) -> Vec<&str> {
+        let mut keys: Vec<&str> = value
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        keys.sort_unstable();
+        keys
+    }
+
+    /// Runs `a` and `b` on two threads released at the same moment, so that two writers on
+    /// one file really collide; returns both results in that order.
+    pub(crate) fn race<T: Send>(
+        a: impl FnOnce() -> T + Send,
+        b: impl FnOnce() -> T + Send,
+    ) -> [T; 2] {
+        let barrier = std::sync::Barrier::new(2);
+        std::thread::scope(|s| {
+            let a = s.spawn(|| {
+                barrier.wait();
+                a()
+            });
+            let b = s.spawn(|| {
+                barrier.wait();
+                b()
+            });
+            [a.join().unwrap(), b.join().unwrap()]
+        })
+    }
+
     /// Row counts of both tables, to prove a refused call changed nothing.
     pub(crate) fn row_counts(coach: &Coach) -> (i64, i64) {
         coach

@@ -1,12 +1,14 @@
 //! Tests of `log_tracker_entry` and `get_streak` through the [`Coach`]: dates, R5 (including two
 //! writers racing on one file), persistence, and that bad input changes nothing.
 
-use std::sync::{Arc, Barrier};
+use std::sync::Arc;
 
 use jiff::civil::date;
 
 use super::*;
-use crate::coach::test_support::{TODAY, coach, coach_at, entry, new_habit, row_counts};
+use crate::coach::test_support::{
+    TODAY, coach, coach_at, entry, keys, new_habit, race, row_counts,
+};
 use crate::model::TrackerValue::{Blank, Done};
 use crate::streak::Tier;
 
@@ -30,14 +32,7 @@ fn logs_today_by_default_with_the_seed_result_shape() {
     assert_eq!(logged.date, "2025-03-10");
     assert_eq!(logged.value, Done);
     let json = serde_json::to_value(&logged).unwrap();
-    let mut keys: Vec<&str> = json
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    keys.sort_unstable();
-    assert_eq!(keys, ["date", "entry_id", "habit_id", "value"]);
+    assert_eq!(keys(&json), ["date", "entry_id", "habit_id", "value"]);
     assert_eq!(json["value"], "done");
 }
 
@@ -249,22 +244,10 @@ fn r5_holds_when_two_writers_race_on_one_file() {
     // Race on many days so that the two threads really do collide on some of them.
     for day in 1..=20 {
         let day = format!("2025-02-{day:02}");
-        let barrier = Arc::new(Barrier::new(2));
-        let results: Vec<Result<LoggedEntry, HabitError>> = std::thread::scope(|s| {
-            [a.clone(), b.clone()]
-                .into_iter()
-                .map(|coach| {
-                    let (barrier, day) = (barrier.clone(), day.clone());
-                    s.spawn(move || {
-                        barrier.wait();
-                        coach.log_tracker_entry(entry(id, Done, Some(&day)))
-                    })
-                })
-                .collect::<Vec<_>>()
-                .into_iter()
-                .map(|h| h.join().unwrap())
-                .collect()
-        });
+        let results = race(
+            || a.log_tracker_entry(entry(id, Done, Some(&day))),
+            || b.log_tracker_entry(entry(id, Done, Some(&day))),
+        );
         let ok = results.iter().filter(|r| r.is_ok()).count();
         let dup = results
             .iter()
