@@ -488,21 +488,26 @@ async fn a_request_needing_no_tool_is_answered_in_words() {
     assert_eq!(h.transcript.received().choices, [ToolChoice::None]);
 }
 
-#[tokio::test]
-async fn a_cancelled_call_is_acknowledged_never_retried() {
-    let mut h = routed(
+/// A request the router plans as one `add_note` call.
+const ADD_WATER: &str = "물 마시기 메모 추가해줘";
+
+/// [`routed`] with the router: the model writes the planned `add_note` of [`ADD_WATER`], then
+/// `answer`.
+fn adding_water(answer: &str, confirmer: Option<Arc<dyn Confirmer>>) -> Harness {
+    routed(
         vec![
             vec![call("add_note", json!({"text": "물 마시기"}))],
-            text(""),
+            text(answer),
         ],
-        None,
+        confirmer,
         Strategy::Router,
-    );
-    let answer = h
-        .agent
-        .send("물 마시기 메모 추가해줘")
-        .await
-        .expect("answer");
+    )
+}
+
+#[tokio::test]
+async fn a_cancelled_call_is_acknowledged_never_retried() {
+    let mut h = adding_water("", None);
+    let answer = h.agent.send(ADD_WATER).await.expect("answer");
     assert_eq!(
         answer,
         Messages::default().after_cancel,
@@ -523,19 +528,8 @@ async fn a_cancelled_call_is_acknowledged_never_retried() {
 #[tokio::test]
 async fn an_answer_with_made_up_numbers_gives_way_to_the_tools_own_reply() {
     let approve: Arc<dyn Confirmer> = Arc::new(ApproveAll);
-    let mut h = routed(
-        vec![
-            vec![call("add_note", json!({"text": "물 마시기"}))],
-            text("메모 7개를 추가했어요!"),
-        ],
-        Some(approve),
-        Strategy::Router,
-    );
-    let answer = h
-        .agent
-        .send("물 마시기 메모 추가해줘")
-        .await
-        .expect("answer");
+    let mut h = adding_water("메모 7개를 추가했어요!", Some(approve));
+    let answer = h.agent.send(ADD_WATER).await.expect("answer");
     assert_eq!(
         answer, "메모를 2번째로 추가했어요.",
         "7 appears nowhere in the results"
@@ -563,20 +557,9 @@ async fn an_interruption_during_an_approved_write_lets_it_finish_and_says_so() {
         async { Confirmation::Approve }
     };
     let confirmer: Arc<dyn Confirmer> = Arc::new(confirmer);
-    let mut h = routed(
-        vec![
-            vec![call("add_note", json!({"text": "물 마시기"}))],
-            text("추가했어요."),
-        ],
-        Some(confirmer),
-        Strategy::Router,
-    );
+    let mut h = adding_water("추가했어요.", Some(confirmer));
     *interrupter.lock().expect("lock") = Some(h.agent.interrupter());
-    let error = h
-        .agent
-        .send("물 마시기 메모 추가해줘")
-        .await
-        .expect_err("interrupted");
+    let error = h.agent.send(ADD_WATER).await.expect_err("interrupted");
     let AgentError::Interrupted { completed } = error else {
         panic!("expected an interruption, got {error:?}");
     };
