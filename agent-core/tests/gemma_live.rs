@@ -152,6 +152,22 @@ fn run(session: &mut GemmaSession, request: TurnRequest) -> Vec<Result<ChatEvent
     runtime().block_on(session.turn(request).collect::<Vec<_>>())
 }
 
+/// A session of `backend` over the notebook holding `notes`, with the tests' instructions.
+fn notebook_session(backend: &GemmaBackend, notes: &[&str]) -> GemmaSession {
+    let registry = registry(notes);
+    backend
+        .session(ChatConfig::new(INSTRUCTIONS, &registry))
+        .expect("session")
+}
+
+/// One turn on `input` in which the model may only answer in words.
+fn chat(session: &mut GemmaSession, input: &str) -> Vec<Result<ChatEvent, LlmError>> {
+    run(
+        session,
+        TurnRequest::user(input).with_choice(ToolChoice::None),
+    )
+}
+
 fn calls(events: &[Result<ChatEvent, LlmError>]) -> Vec<ToolCall> {
     events
         .iter()
@@ -184,10 +200,7 @@ fn a_requested_call_is_valid_and_its_forced_text_is_written_in_batches() {
     let Some((backend, _guard)) = backend() else {
         return;
     };
-    let registry = registry(&[]);
-    let mut session = backend
-        .session(ChatConfig::new(INSTRUCTIONS, &registry))
-        .expect("session");
+    let mut session = notebook_session(&backend, &[]);
     let events = run(
         &mut session,
         call_request(
@@ -219,10 +232,10 @@ fn value_sets_restrict_what_the_model_may_write() {
     let Some((backend, _guard)) = backend() else {
         return;
     };
-    let registry = registry(&["우유 사기", "회의 준비", "운동하기", "책 반납", "청소"]);
-    let mut session = backend
-        .session(ChatConfig::new(INSTRUCTIONS, &registry))
-        .expect("session");
+    let mut session = notebook_session(
+        &backend,
+        &["우유 사기", "회의 준비", "운동하기", "책 반납", "청소"],
+    );
     let values = ValueSets::from([(
         "get_note".to_owned(),
         [(
@@ -256,10 +269,7 @@ fn the_conversation_is_evaluated_once_and_a_new_one_keeps_the_preamble() {
     let Some((backend, _guard)) = backend() else {
         return;
     };
-    let registry = registry(&["우유 사기"]);
-    let mut session = backend
-        .session(ChatConfig::new(INSTRUCTIONS, &registry))
-        .expect("session");
+    let mut session = notebook_session(&backend, &["우유 사기"]);
     let started = session.stats();
     assert!(started.preamble_tokens > 50, "{started:?}");
     let events = run(
@@ -286,10 +296,7 @@ fn the_conversation_is_evaluated_once_and_a_new_one_keeps_the_preamble() {
     assert!(second.context_tokens > first.context_tokens);
     // A new conversation starts from the preamble, without evaluating it again.
     session.clear();
-    run(
-        &mut session,
-        TurnRequest::user("안녕").with_choice(ToolChoice::None),
-    );
+    chat(&mut session, "안녕");
     let fresh = session.stats().last_turn;
     assert!(fresh.tokens_appended < 20, "{fresh:?}");
     assert!(
@@ -303,14 +310,8 @@ fn text_answers_stream_start_with_words_and_stop() {
     let Some((backend, _guard)) = backend() else {
         return;
     };
-    let registry = registry(&[]);
-    let mut session = backend
-        .session(ChatConfig::new(INSTRUCTIONS, &registry))
-        .expect("session");
-    let events = run(
-        &mut session,
-        TurnRequest::user("안녕하세요!").with_choice(ToolChoice::None),
-    );
+    let mut session = notebook_session(&backend, &[]);
+    let events = chat(&mut session, "안녕하세요!");
     assert!(events.iter().all(Result::is_ok), "{events:?}");
     assert!(calls(&events).is_empty());
     let answer = text(&events);
@@ -330,10 +331,7 @@ fn a_dropped_turn_stops_generating_within_a_token() {
     let Some((backend, _guard)) = backend() else {
         return;
     };
-    let registry = registry(&[]);
-    let mut session = backend
-        .session(ChatConfig::new(INSTRUCTIONS, &registry))
-        .expect("session");
+    let mut session = notebook_session(&backend, &[]);
     let runtime = runtime();
     runtime.block_on(async {
         let mut stream = session.turn(
@@ -343,10 +341,7 @@ fn a_dropped_turn_stops_generating_within_a_token() {
     });
     // The next command waits for the worker, which must have noticed the dropped stream.
     let started = Instant::now();
-    let events = run(
-        &mut session,
-        TurnRequest::user("고마워").with_choice(ToolChoice::None),
-    );
+    let events = chat(&mut session, "고마워");
     assert!(events.iter().all(Result::is_ok), "{events:?}");
     let waited = started.elapsed();
     assert!(
@@ -362,10 +357,7 @@ fn a_dropped_turn_stops_generating_within_a_token() {
         ));
         drop(stream);
     });
-    let events = run(
-        &mut session,
-        TurnRequest::user("안녕").with_choice(ToolChoice::None),
-    );
+    let events = chat(&mut session, "안녕");
     assert!(events.iter().all(Result::is_ok), "{events:?}");
 }
 
@@ -376,15 +368,9 @@ fn limits_end_turns_with_errors_and_the_session_survives() {
     let mut small = options();
     small.context_size = 512;
     let backend = GemmaBackend::load(&path, small).expect("model");
-    let registry = registry(&[]);
-    let mut session = backend
-        .session(ChatConfig::new(INSTRUCTIONS, &registry))
-        .expect("session");
+    let mut session = notebook_session(&backend, &[]);
     let long = "메모 ".repeat(400);
-    let events = run(
-        &mut session,
-        TurnRequest::user(long).with_choice(ToolChoice::None),
-    );
+    let events = chat(&mut session, &long);
     assert!(
         matches!(
             events.last(),
@@ -395,10 +381,7 @@ fn limits_end_turns_with_errors_and_the_session_survives() {
         "{events:?}"
     );
     session.clear();
-    let events = run(
-        &mut session,
-        TurnRequest::user("안녕").with_choice(ToolChoice::None),
-    );
+    let events = chat(&mut session, "안녕");
     assert!(
         events.iter().all(Result::is_ok),
         "the session recovers: {events:?}"
@@ -410,10 +393,7 @@ fn recorded_results_join_the_kv_cache_without_a_reply() {
     let Some((backend, _guard)) = backend() else {
         return;
     };
-    let registry = registry(&[]);
-    let mut session = backend
-        .session(ChatConfig::new(INSTRUCTIONS, &registry))
-        .expect("session");
+    let mut session = notebook_session(&backend, &[]);
     let events = run(
         &mut session,
         call_request("메모 목록", "list_notes", ValueSets::new()),
@@ -423,10 +403,7 @@ fn recorded_results_join_the_kv_cache_without_a_reply() {
         name: "list_notes".into(),
         result: json!({"status": "error", "code": "turn_limit", "reason": "stop"}),
     }]);
-    let events = run(
-        &mut session,
-        TurnRequest::user("안녕").with_choice(ToolChoice::None),
-    );
+    let events = chat(&mut session, "안녕");
     assert!(events.iter().all(Result::is_ok), "{events:?}");
     let stats = session.stats();
     assert_eq!(stats.turns, 2, "recording runs no turn");
@@ -438,10 +415,7 @@ fn recorded_results_join_the_kv_cache_without_a_reply() {
 
 /// The greedy answer text of one turn.
 fn answer(session: &mut GemmaSession, input: &str) -> String {
-    let events = run(
-        session,
-        TurnRequest::user(input).with_choice(ToolChoice::None),
-    );
+    let events = chat(session, input);
     events
         .into_iter()
         .map(|event| match event {
@@ -615,10 +589,7 @@ fn free_decoding_evaluates_the_turns_input_decodes_as_asked_and_forgets() {
     let Some((backend, _guard)) = backend() else {
         return;
     };
-    let registry = registry(&["우유 사기"]);
-    let mut session = backend
-        .session(ChatConfig::new(INSTRUCTIONS, &registry))
-        .expect("session");
+    let mut session = notebook_session(&backend, &["우유 사기"]);
     let preamble = session.stats().preamble_tokens;
     let request = call_request("메모 목록 보여줘", "list_notes", ValueSets::new());
     let free = runtime()
