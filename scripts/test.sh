@@ -41,6 +41,9 @@ cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
 
 step "rustdoc -D warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --all-features --no-deps --locked --quiet
+# The tool layer alone (agent-core's default features) is how most apps start; its docs
+# must hold without the llama backend's items to link to.
+RUSTDOCFLAGS="-D warnings" cargo doc -p agent-core --no-deps --locked --quiet
 
 step "cargo test (with live-model tests)"
 cargo test --workspace --all-features --locked

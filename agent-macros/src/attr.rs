@@ -245,7 +245,7 @@ fn required_value(
 }
 
 /// Consumes whatever follows a key (`= expr` or `(...)`), so parsing can go on after it.
-fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+pub(crate) fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     if meta.input.peek(syn::Token![=]) {
         meta.value()?.parse::<Expr>()?;
     } else if meta.input.peek(syn::token::Paren) {

@@ -14,6 +14,7 @@ use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, Lit, LitStr};
 
+use crate::attr::skip_value;
 use crate::ctxt::Ctxt;
 use crate::docs;
 use crate::suggest;
@@ -342,14 +343,4 @@ fn schemars_key(cx: &Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result
 
 fn key_text(path: &syn::Path) -> String {
     path.to_token_stream().to_string().replace(' ', "")
-}
-
-/// Consumes whatever follows a key (`= expr` or `(...)`).
-fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
-    if meta.input.peek(syn::Token![=]) {
-        meta.value()?.parse::<Expr>()?;
-    } else if meta.input.peek(syn::token::Paren) {
-        meta.input.parse::<proc_macro2::Group>()?;
-    }
-    Ok(())
 }

@@ -800,12 +800,7 @@ fn is_grounded(answer: &str, request: &str, seen: &str) -> bool {
 
 /// Whether `answer` repeats one of the conversation's earlier user messages ([`echoes`]).
 fn repeats_earlier(answer: &str, earlier: &[String]) -> bool {
-    // An earlier message shorter than an echo ("네", "1번") is passed over: almost any answer
-    // contains it.
-    earlier
-        .iter()
-        .filter(|m| squash(m).len() >= ECHO_BYTES)
-        .any(|m| echoes(answer, m))
+    earlier.iter().any(|m| echoes(answer, m))
 }
 
 /// Fewer letter-and-digit bytes than this (two Hangul syllables, six ASCII characters) are
@@ -814,10 +809,11 @@ const ECHO_BYTES: usize = 6;
 
 /// Whether `answer` echoes `message`: of their letters and digits, one contains the other.
 /// Only letters and digits are compared, so an echo with other spacing or punctuation
-/// still counts.
+/// still counts. Either side shorter than [`ECHO_BYTES`] is no echo: a message of "네",
+/// "1번" or "?" is contained in almost any answer (and an empty one in every answer).
 fn echoes(answer: &str, message: &str) -> bool {
     let (a, m) = (squash(answer), squash(message));
-    a.len() >= ECHO_BYTES && (m.contains(&a) || a.contains(&m))
+    a.len() >= ECHO_BYTES && m.len() >= ECHO_BYTES && (m.contains(&a) || a.contains(&m))
 }
 
 /// `text`'s letters and digits alone.
@@ -948,6 +944,12 @@ mod tests {
             seen
         ));
         assert!(!is_grounded("  ", "x", seen));
+        for short in ["?", "👍", "1번", ""] {
+            assert!(
+                is_grounded("아침 10분 걷기를 했어요.", short, seen),
+                "a request of {short:?} is too short to be echoed"
+            );
+        }
         assert!(!is_grounded(
             "걷기 습관을 걷기 습관으로 걷기 습관을 걷기",
             "걷기",

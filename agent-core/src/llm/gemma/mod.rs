@@ -1,10 +1,20 @@
 //! The llama.cpp backend for Gemma models (feature `llama`).
 //!
-//! [`GemmaBackend::load`] loads any GGUF; [`GemmaBackend::session`] starts a
-//! [`GemmaSession`], the [`ChatSession`](crate::ChatSession) the agent loop drives. A session
-//! starts from a preamble — instructions, tool declarations and examples in the session's
-//! [`PromptFormat`] — evaluated once per model and kept ([`PrefixCache`]), so a new
-//! conversation costs only its own tokens. Each turn writes what the agent asked for: one
+#![cfg_attr(
+    feature = "llama",
+    doc = "[`GemmaBackend::load`] loads any GGUF; [`GemmaBackend::session`] starts a
+[`GemmaSession`], the [`ChatSession`](crate::ChatSession) the agent loop drives. A session
+starts from a preamble — instructions, tool declarations and examples in the session's
+[`PromptFormat`] — evaluated once per model and kept ([`PrefixCache`]), so a new
+conversation costs only its own tokens."
+)]
+#![cfg_attr(
+    not(feature = "llama"),
+    doc = "Built without the `llama` feature, this module holds only [`PromptFormat`]; enable
+the feature for `GemmaBackend`, which loads a GGUF and starts sessions the agent loop drives."
+)]
+//!
+//! Each turn writes what the agent asked for: one
 //! call of a given tool, constrained to its schema and this turn's allowed values, with every
 //! forced stretch evaluated in one batch; or free text; and it can score a request for the
 //! tool-choice stage.
@@ -12,7 +22,7 @@
 //! | file | owns |
 //! | --- | --- |
 //! | `model.rs` | options, loading, format detection, tokenization, the token table, model identity |
-//! | `handle.rs` | [`GemmaSession`], the `Send` handle, and its counters |
+//! | `handle.rs` | `GemmaSession`, the `Send` handle, and its counters |
 //! | `message.rs` | the commands the handle sends its worker |
 //! | `worker.rs` | the inference thread: the command loop |
 //! | `turn.rs` | what each command does: a turn, recording results, scoring, a reset, free decoding (a benchmark's baseline) |
