@@ -6,7 +6,8 @@
 //! Before every sampling step the decoder asks the matcher what is forced from here; if
 //! anything is, it tokenizes that text and evaluates it in one batch (a batch of a few tokens
 //! costs about as much as one), so the model spends a sampling step only where it really
-//! chooses. The last token of a run is left to the model, though (token healing): forced
+//! chooses. A sampled token is evaluated in the same batch as the forced run that follows
+//! it, so a run costs no decode of its own. The last token of a run is left to the model, though (token healing): forced
 //! text tokenized on its own ends with a token the model may never have seen there — `{`
 //! where its examples had `{"` — and a model shown an unfamiliar boundary continues badly.
 //! The model writes that token itself, within the call's constraint, merged with what follows
@@ -161,8 +162,12 @@ pub(crate) fn call(
     let started = start.turn_started;
     let mut idx = start.idx;
     let mut next = start.first;
+    // A sampled token not evaluated yet: it goes into one batch with the forced run after it,
+    // if there is one, which saves a decode per run.
+    let mut carry: Option<LlamaToken> = None;
     loop {
         if events.closed() {
+            flush(conversation, &mut carry)?;
             return Ok((End::Cancelled, out));
         }
         let forced = if next.is_some() {
@@ -193,9 +198,10 @@ pub(crate) fn call(
                 out.forced += tokens.len();
                 sampler.counters.forced_runs += 1;
                 sampler.counters.forced_tokens += tokens.len();
+                let batch: Vec<LlamaToken> = carry.take().into_iter().chain(tokens).collect();
                 if matcher.is_complete() && !matcher.can_continue() {
                     // The last token is evaluated with the next input, like a sampled one.
-                    if let Some((last, rest)) = tokens.split_last() {
+                    if let Some((last, rest)) = batch.split_last() {
                         if !rest.is_empty() {
                             conversation.append(rest)?;
                         }
@@ -203,8 +209,11 @@ pub(crate) fn call(
                     }
                     return Ok((End::Finished, out));
                 }
-                idx = conversation.append(&tokens)?;
+                idx = conversation.append(&batch)?;
             }
+        }
+        if let Some(token) = carry.take() {
+            idx = conversation.append(&[token])?;
         }
         if out.sampled + out.forced >= limit {
             return Ok((End::TokenLimit, out));
@@ -234,8 +243,19 @@ pub(crate) fn call(
             conversation.pending.push(token);
             return Ok((End::Finished, out));
         }
-        idx = conversation.append(&[token])?;
+        carry = Some(token);
     }
+}
+
+/// Evaluates a carried sampled token, if there is one.
+fn flush(
+    conversation: &mut Conversation<'_>,
+    carry: &mut Option<LlamaToken>,
+) -> Result<(), LlmError> {
+    if let Some(token) = carry.take() {
+        conversation.append(&[token])?;
+    }
+    Ok(())
 }
 
 /// Writes free text, streaming it, until an end-of-turn token, a control token (the model
