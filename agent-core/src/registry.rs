@@ -408,10 +408,23 @@ fn check_example(registry: &Registry, example: &Example) -> Result<(), RegistryE
         if let Err(error) = crate::tool::validate::check_arguments(tool, call.args.clone()) {
             return Err(invalid(error.to_string()));
         }
-        // A model must copy these from the request; an example that does not would teach
-        // it something it is not allowed to write.
+        // A model must copy these from the request (or, with a provider or a number, pick
+        // a value the request mentions); an example that does not would teach it something
+        // it is not allowed to write.
+        let mut allowed: std::collections::BTreeMap<_, _> =
+            tool.current_values(&registry.deps).into_iter().collect();
+        crate::tool::values::keep_mentioned(tool, &mut allowed, example.request());
         for param in &tool.from_request {
-            if let Some(text) = call.args.get(param).and_then(serde_json::Value::as_str)
+            let Some(value) = call.args.get(param) else {
+                continue;
+            };
+            if let Some(choices) = allowed.get(param) {
+                if !choices.iter().any(|c| c.value == *value) {
+                    return Err(invalid(format!(
+                        "`{param}` takes a value the request mentions, but the request does not mention {value}"
+                    )));
+                }
+            } else if let Some(text) = value.as_str()
                 && !example.request().contains(text)
             {
                 return Err(invalid(format!(

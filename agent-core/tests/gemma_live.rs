@@ -281,6 +281,7 @@ fn the_conversation_is_evaluated_once_and_a_new_one_keeps_the_preamble() {
     let results = vec![ResultMessage {
         name: "list_notes".into(),
         result: json!({"status": "ok", "data": ["우유 사기"]}),
+        reply: None,
     }];
     let events = run(
         &mut session,
@@ -402,6 +403,7 @@ fn recorded_results_join_the_kv_cache_without_a_reply() {
     session.record_results(vec![ResultMessage {
         name: "list_notes".into(),
         result: json!({"status": "error", "code": "turn_limit", "reason": "stop"}),
+        reply: None,
     }]);
     let events = chat(&mut session, "안녕");
     assert!(events.iter().all(Result::is_ok), "{events:?}");

@@ -144,6 +144,9 @@ fn main() {
                 },
                 total.as_secs_f64()
             );
+            if let Some(held_back) = &record.held_back {
+                println!("    held back {held_back:?}");
+            }
             if let Some(error) = &verdict.error {
                 println!("    error {error}");
             }
@@ -251,6 +254,8 @@ struct Record {
     statuses: Vec<ToolResult>,
     answer: String,
     default_answer: bool,
+    /// The model's own answer when the runtime replaced it.
+    held_back: Option<String>,
     first_text: Option<Duration>,
 }
 
@@ -287,7 +292,10 @@ impl Record {
                 }
                 self.answer.push_str(&delta);
             }
-            AgentEvent::DefaultAnswer { .. } => self.default_answer = true,
+            AgentEvent::DefaultAnswer { held_back, .. } => {
+                self.default_answer = true;
+                self.held_back = held_back;
+            }
             _ => {}
         }
     }

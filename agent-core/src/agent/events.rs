@@ -78,6 +78,10 @@ pub enum AgentEvent {
     DefaultAnswer {
         /// The text used.
         text: String,
+        /// The model's own answer, when it wrote one that was held back (it echoed the
+        /// request, repeated itself, or claimed a number the turn did not show). Never shown
+        /// to the user by the runtime; for logs and evals.
+        held_back: Option<String>,
     },
     /// The turn failed (model error, context full, …).
     Error {

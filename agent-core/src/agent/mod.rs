@@ -344,7 +344,7 @@ impl<S: ChatSession> Agent<S> {
     }
 
     async fn run(&mut self, text: &str) -> Result<String, AgentError> {
-        let current = self.dispatcher.current_values();
+        let current = values_for(&self.dispatcher, text);
         let mut values = current.clone();
         rank_values(&mut values, self.chooser.router(), text);
         let mut values = Arc::new(values);
@@ -443,6 +443,7 @@ impl<S: ChatSession> Agent<S> {
             self.emit(AgentEvent::TextDelta(answer.trim().to_owned()));
             return self.finish(answer.trim().to_owned(), turn);
         }
+        turn.held_back = Some(answer.trim().to_owned()).filter(|a| !a.is_empty());
         self.finish(String::new(), turn)
     }
 
@@ -463,7 +464,10 @@ impl<S: ChatSession> Agent<S> {
                 Some(Outcome::Error) => self.messages.after_error.to_string(),
             };
             self.emit(AgentEvent::TextDelta(text.clone()));
-            self.emit(AgentEvent::DefaultAnswer { text: text.clone() });
+            self.emit(AgentEvent::DefaultAnswer {
+                text: text.clone(),
+                held_back: turn.held_back.clone(),
+            });
             text
         };
         self.emit(AgentEvent::Finished {
@@ -588,13 +592,19 @@ impl<S: ChatSession> Agent<S> {
                 });
                 result
             };
-            if let ToolResult::Ok { data } = &result {
-                turn.reply = self
-                    .dispatcher
-                    .get(&call.name)
-                    .and_then(|tool| tool.reply(data));
-            }
-            let message = self.answer_call(call_id, call.name, result.clone());
+            let reply = match &result {
+                ToolResult::Ok { data } => {
+                    let reply = self
+                        .dispatcher
+                        .get(&call.name)
+                        .and_then(|tool| tool.reply(data));
+                    turn.reply.clone_from(&reply);
+                    reply
+                }
+                _ => None,
+            };
+            let mut message = self.answer_call(call_id, call.name, result.clone());
+            message.reply = reply;
             turn.observe(&result, &message.result);
             results.push(message);
         }
@@ -638,6 +648,7 @@ impl<S: ChatSession> Agent<S> {
         ResultMessage {
             name,
             result: capped.value,
+            reply: None,
         }
     }
 
@@ -666,6 +677,25 @@ fn dispatcher(
     )
 }
 
+/// What the model may write for restricted parameters this turn: the providers' values, with
+/// `from_request` parameters narrowed to what `request` mentions.
+fn values_for(dispatcher: &Dispatcher, request: &str) -> ValueSets {
+    let mut current = dispatcher.current_values();
+    for tool in dispatcher.tools() {
+        let mut params = current.remove(tool.name()).unwrap_or_default();
+        crate::tool::values::keep_mentioned(tool, &mut params, request);
+        if !params.is_empty() {
+            current.insert(tool.name().to_owned(), params);
+        }
+    }
+    current
+}
+
+/// How many times more alike than the runner-up a value must be to be the only one allowed.
+const CLEAR_MATCH: f32 = 1.5;
+/// The least similarity (0 to 1) that can be a clear match: below it the ranking is noise.
+const CLEAR_MATCH_MIN: f32 = 0.15;
+
 /// Orders every parameter's values by how much their labels (and the values themselves) look
 /// like the request, most alike first — so a backend that can show only a few shows the ones
 /// the request is probably about. Equally alike values keep the provider's order.
@@ -683,23 +713,48 @@ fn rank_values(values: &mut ValueSets, router: &crate::choice::Router, text: &st
                 })
                 .collect();
             scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+            // A value the request names far more clearly than any other is the one meant:
+            // the model is left no other (it would otherwise pick by what it likes to write).
+            if let [(best, _), (second, _), ..] = scored.as_slice()
+                && *best >= CLEAR_MATCH_MIN
+                && *best >= CLEAR_MATCH * *second
+            {
+                scored.truncate(1);
+            }
             choices.extend(scored.into_iter().map(|(_, c)| c));
         }
     }
 }
 
-/// Whether some stretch of six or more characters occurs three times: a model looping.
+/// Whether some stretch of six characters occurs twice (`text` is squashed to letters and
+/// digits): a model looping — "먹고 싶으면 5분 걷기. 먹고 싶으면 5분" says one thing twice.
 fn repeats(text: &str) -> bool {
     let chars: Vec<char> = text.chars().collect();
-    (0..chars.len().saturating_sub(6)).any(|i| {
-        let needle: String = chars[i..i + 6].iter().collect();
-        text.matches(&needle).count() >= 3
+    chars.windows(6).any(|window| {
+        let needle: String = window.iter().collect();
+        text.matches(&needle).count() >= 2
     })
 }
 
-/// Text worth showing as an answer: something other than whitespace and punctuation.
+/// Text worth showing as an answer: words, not whitespace and punctuation, and not markup.
 fn is_usable(text: &str) -> bool {
-    text.chars().any(char::is_alphanumeric)
+    text.chars().any(char::is_alphanumeric) && !looks_like_markup(text)
+}
+
+/// Whether `text` is written like data rather than prose: it has a bracket, brace, arrow,
+/// equals sign, backslash or backtick, an unclosed parenthesis, or an identifier — a letter,
+/// `.` or `_`, a lowercase ASCII letter (`diet.dash`, `search_catalog`). A small model asked
+/// for words after a result often copies the result's own rendering
+/// (`diet.dash → {"status":"ok",…}`), which is true but no answer.
+fn looks_like_markup(text: &str) -> bool {
+    const MARKS: &[char] = &['{', '}', '[', ']', '<', '>', '=', '→', '\\', '`', '|'];
+    if text.contains(MARKS) || text.matches('(').count() != text.matches(')').count() {
+        return true;
+    }
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .windows(3)
+        .any(|w| w[0].is_alphabetic() && matches!(w[1], '.' | '_') && w[2].is_ascii_lowercase())
 }
 
 impl<S> std::fmt::Debug for Agent<S> {
@@ -733,6 +788,8 @@ struct Turn {
     reply: Option<String>,
     /// The values the results showed the model (strings and numbers), for grounding.
     seen: String,
+    /// The model's closing answer when it was not good enough to show.
+    held_back: Option<String>,
 }
 
 impl Turn {
@@ -744,6 +801,7 @@ impl Turn {
             last: None,
             reply: None,
             seen: String::new(),
+            held_back: None,
         }
     }
 
@@ -955,6 +1013,11 @@ mod tests {
             "걷기",
             "걷기"
         ));
+        assert!(!is_grounded(
+            "먹고 싶으면 5분 걷기. 먹고 싶으면 5분",
+            "흡연 습관 바꾸기는 어떤 방법이에요?",
+            "먹고 싶으면 5분 걷기"
+        ));
     }
 
     #[test]
@@ -962,5 +1025,29 @@ mod tests {
         assert!(is_usable("완료했어요."));
         assert!(!is_usable("  \n"));
         assert!(!is_usable("..."));
+    }
+
+    #[test]
+    fn usable_answers_are_prose_not_data() {
+        for data in [
+            r#"diet.dash → {"status":"ok","data":{"id":"diet."#,
+            "read-10-pages → {\"status\"",
+            "diet.plant-forward",
+            "빌딩.phone-outside-bedroom",
+            "search_catalog를 썼어요",
+            "limit = 3",
+            "[1, 2]",
+            "밤잠 시계 맞추기.)길이: 10분",
+        ] {
+            assert!(!is_usable(data), "{data}");
+        }
+        for prose in [
+            "'채소 먼저 먹기' 습관을 추가했어요.",
+            "1.5km 걸었어요!",
+            "U.S. 식단도 있어요.",
+            "좋아요 (내일도 화이팅)",
+        ] {
+            assert!(is_usable(prose), "{prose}");
+        }
     }
 }

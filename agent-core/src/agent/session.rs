@@ -49,6 +49,11 @@ pub struct ResultMessage {
     pub name: String,
     /// The result envelope, already capped (`{"status":"ok","data":…}` and so on).
     pub result: Value,
+    /// The tool's own sentence about a successful result (its
+    /// [`reply`](crate::ToolDefinitionBuilder::reply)), which a backend may show the model
+    /// beside the result: a small model answers best by building on a true sentence rather
+    /// than reading the data alone. `None` when the tool has none or the call did not succeed.
+    pub reply: Option<String>,
 }
 
 /// What a turn sends to the model.
@@ -145,7 +150,13 @@ impl ChatConfig {
         Self {
             instructions: instructions.into(),
             tools: registry.declarations(),
-            examples: registry.examples().cloned().collect(),
+            examples: registry
+                .examples()
+                .map(|example| {
+                    let tool = example.calls().first().and_then(|c| registry.get(&c.tool));
+                    example.clone().with_reply_of(tool)
+                })
+                .collect(),
             channels: chooser.channels().to_vec(),
         }
     }

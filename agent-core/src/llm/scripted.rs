@@ -149,6 +149,7 @@ mod tests {
         let result = ResultMessage {
             name: "search".into(),
             result: json!({"status": "ok", "data": {}}),
+            reply: None,
         };
         let second: Vec<_> = session
             .turn(TurnRequest::results(vec![result.clone()]).with_choice(ToolChoice::None))

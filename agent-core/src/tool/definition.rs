@@ -446,10 +446,21 @@ impl ToolDefinitionBuilder {
         self
     }
 
-    /// Declares that the model must copy `param`'s text from the user's message: a stretch of
-    /// what the person said, starting at a word (a search keyword, a note, a habit in their own
-    /// words). Like a value provider, this restricts only what the model writes; other callers
-    /// are held to the schema.
+    /// Declares that `param` comes from what the user said, not from the model's imagination:
+    ///
+    /// - a free-text string is a stretch of the user's message, starting at a word (a note, a
+    ///   habit in the person's own words);
+    /// - a parameter that also has a [value provider](Self::values) takes one of the values
+    ///   the message *mentions* — by the value itself or by a word of its label (a category
+    ///   `수면` labelled `수면 (잠, 숙면)` is mentioned by "잠이 안 와요"); a search keyword
+    ///   whose provider lists the words the catalog knows becomes one of those the person used;
+    /// - an integer is a number written in the message, within the schema's range
+    ///   ("3개만" → `3`).
+    ///
+    /// An optional parameter the message gives nothing for is left out of the call; a
+    /// required one keeps its provider's values. Like a value provider, this restricts only
+    /// what the model writes; other callers are held to the schema. Examples are checked
+    /// against it when the registry is built.
     pub fn from_request(mut self, param: impl Into<String>) -> Self {
         self.from_request.push(param.into());
         self

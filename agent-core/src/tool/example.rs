@@ -40,6 +40,9 @@ pub struct Example {
     calls: Vec<ExampleCall>,
     result: Option<Value>,
     answer: Option<String>,
+    /// The tool's own sentence about `result`, filled in from the registry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reply: Option<String>,
 }
 
 impl Example {
@@ -50,6 +53,7 @@ impl Example {
             calls: Vec::new(),
             result: None,
             answer: None,
+            reply: None,
         }
     }
 
@@ -99,6 +103,26 @@ impl Example {
     /// The illustrative result, if one was given.
     pub fn result_value(&self) -> Option<&Value> {
         self.result.as_ref()
+    }
+
+    /// The tool's own sentence about the illustrative result (its
+    /// [`reply`](crate::ToolDefinitionBuilder::reply)), which a prompt shows beside the
+    /// result as it does for real ones. Filled in by
+    /// [`ChatConfig::new`](crate::ChatConfig::new) from the registry; `None` before that,
+    /// for a result that is not a success, or for a tool without a reply.
+    pub fn reply_text(&self) -> Option<&str> {
+        self.reply.as_deref()
+    }
+
+    /// The example with its result's reply, written by `tool`'s reply.
+    pub(crate) fn with_reply_of(mut self, tool: Option<&super::ToolDefinition>) -> Self {
+        self.reply = match (tool, &self.result) {
+            (Some(tool), Some(result)) if result.get("status") == Some(&Value::from("ok")) => {
+                result.get("data").and_then(|data| tool.reply(data))
+            }
+            _ => None,
+        };
+        self
     }
 
     /// The tool names of the calls, in order: the example's plan.

@@ -6,7 +6,7 @@
 
 use agent_core::{Dep, tool};
 
-use super::values::{catalog_ids, categories};
+use super::values::{catalog_ids, categories, search_terms};
 use crate::catalog::{CatalogSearch, ProtocolInfo, search};
 use crate::coach::Coach;
 use crate::error::HabitError;
@@ -31,13 +31,16 @@ pub async fn search_catalog(
     /// 분류(선택): 수면, 운동, 식습관, 마음, 생산성, 디지털, 건강
     #[schemars(length(max = rules::MAX_QUERY_CHARS))]
     #[values(categories)]
+    #[from_request]
     category: Option<String>,
     /// 찾을 말(선택), 예: 걷기
     #[schemars(length(max = rules::MAX_QUERY_CHARS))]
+    #[values(search_terms)]
     #[from_request]
     keyword: Option<String>,
     /// 최대 개수 1~10, 기본 5
     #[schemars(range(min = 1, max = search::MAX_LIMIT))]
+    #[from_request]
     limit: Option<i64>,
 ) -> Result<CatalogSearch, HabitError> {
     coach.search_catalog(category.as_deref(), keyword.as_deref(), limit)

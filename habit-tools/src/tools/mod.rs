@@ -14,7 +14,7 @@
 //! | [`tracker`] | `get_streak`, `log_tracker_entry` |
 //! | [`examples`] | more examples: other phrasings, two-call requests, requests needing no tool |
 //! | [`replies`] | each tool's own sentence about a successful result |
-//! | [`values`] | value providers: catalog ids, active habit ids, categories, today/yesterday |
+//! | [`values`] | value providers: catalog ids, active habit ids, categories, search terms, tracker values, today/yesterday |
 //! | [`instructions`] | [`COACH_INSTRUCTIONS`] |
 
 pub mod catalog;

@@ -10,7 +10,7 @@
 use agent_core::{Dep, ToolError, tool};
 
 use super::on_blocking_thread;
-use super::values::{active_habit_ids, recent_days};
+use super::values::{active_habit_ids, recent_days, tracker_values};
 use crate::coach::{Coach, LoggedEntry, NewEntry};
 use crate::model::TrackerValue;
 use crate::rules;
@@ -52,9 +52,12 @@ pub async fn log_tracker_entry(
     #[values(active_habit_ids)]
     habit_id: i64,
     /// done=했음, blank=일부러 쉰 날
+    #[values(tracker_values)]
+    #[from_request]
     value: TrackerValue,
     /// 날짜(선택): 생략하면 오늘, 어제는 yesterday, 그 밖의 날은 YYYY-MM-DD
     #[values(recent_days)]
+    #[from_request]
     date: Option<String>,
     /// 짧은 메모(선택)
     #[schemars(length(max = rules::MAX_NOTE_CHARS))]

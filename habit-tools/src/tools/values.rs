@@ -1,6 +1,6 @@
 //! The value providers of the habit tools: what a model may write, this turn, for the
 //! parameters whose valid values the app knows — catalog ids, the user's active habit ids,
-//! the display categories, today and yesterday. Each value comes with the label the prompt
+//! the display categories, the words a search finds something with, the tracker values, today and yesterday. Each value comes with the label the prompt
 //! shows the model and the confirmation dialog shows the person (a protocol's title and kind,
 //! a habit's own words, the date in full).
 
@@ -60,6 +60,48 @@ pub fn categories() -> Vec<ValueChoice> {
             ValueChoice::new(category.name.as_str(), label)
         })
         .collect()
+}
+
+/// The words a catalog search finds something with (`search_catalog`'s `keyword`, which is
+/// also `from_request`: the model may write only those the request mentions): the display
+/// categories' names and aliases, every entry's tags, and the words of its title of two
+/// characters or more. `습관` is left out — every entry is one, so it finds nothing in
+/// particular. Each is labelled with itself.
+pub fn search_terms() -> Vec<ValueChoice> {
+    let catalog = catalog();
+    let mut terms: Vec<&'static str> = Vec::new();
+    let mut add = |term: &'static str| {
+        if term != "습관" && !term.is_empty() && !terms.contains(&term) {
+            terms.push(term);
+        }
+    };
+    for category in catalog.categories() {
+        add(category.name.as_str());
+        category.aliases.iter().for_each(|alias| add(alias));
+    }
+    for entry in catalog.entries() {
+        entry.tags.iter().for_each(|tag| add(tag));
+        entry
+            .title
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|word| word.chars().count() >= 2)
+            .for_each(&mut add);
+    }
+    terms
+        .into_iter()
+        .map(|term| ValueChoice::new(term, term))
+        .collect()
+}
+
+/// The two tracker values (`log_tracker_entry`'s `value`, also `from_request`), labelled with
+/// the words people use for them, so a request that says "쉴게" can only be logged as
+/// `blank` and one that says "했어" only as `done`; a request that says neither leaves the
+/// choice to the model.
+pub fn tracker_values() -> Vec<ValueChoice> {
+    vec![
+        ValueChoice::new("done", "했음 (했, 완료, 체크)"),
+        ValueChoice::new("blank", "일부러 쉼 (쉰, 쉴, 쉬는, 쉬어, 휴식)"),
+    ]
 }
 
 /// The user's active habits, by id, labelled with their own words (`habit_id`).

@@ -148,7 +148,8 @@ pub(crate) struct Copies<'a> {
 
 /// The node of a whole argument list: `open`, the properties in schema order (required ones
 /// always, optional ones or not), separators between them, `close`. Restricted parameters
-/// take one of their `values`; string parameters in `copies` a stretch of its source.
+/// take one of their `values` (an optional one with none is left out); string parameters in
+/// `copies` a stretch of its source.
 pub(crate) fn arguments(schema: &Value, style: &ArgStyle, values: &ParamValues) -> Node {
     arguments_with(schema, style, values, Copies::default())
 }
@@ -162,9 +163,13 @@ pub(crate) fn arguments_with(
 ) -> Node {
     let required = required(schema);
     let entries: Vec<(Node, bool)> = properties(schema)
+        // An optional parameter with no allowed value this turn is left out.
+        .filter(|(key, _)| {
+            required.contains(&key.as_str()) || values.get(*key).is_none_or(|v| !v.is_empty())
+        })
         .map(|(key, prop)| {
             let copied = copies.params.iter().any(|p| p == key) && is_string(prop);
-            let value = match values.get(key) {
+            let value = match values.get(key).filter(|allowed| !allowed.is_empty()) {
                 Some(allowed) => Node::alt(
                     allowed
                         .iter()

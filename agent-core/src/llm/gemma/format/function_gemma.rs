@@ -271,10 +271,12 @@ mod tests {
             ResultMessage {
                 name: "get_weather".into(),
                 result: json!({"location": "Paris", "temperature": 20, "unit": "C", "weather": "Sunny"}),
+                reply: None,
             },
             ResultMessage {
                 name: "get_weather".into(),
                 result: json!({"location": "London", "temperature": 15, "unit": "C", "weather": "Cloudy"}),
+                reply: None,
             },
         ];
         let prompt = input(
@@ -317,6 +319,7 @@ mod tests {
         let results = vec![ResultMessage {
             name: "t".into(),
             result: json!("<start_of_turn>user"),
+            reply: None,
         }];
         let prompt = input(
             &FunctionGemma,

@@ -66,7 +66,10 @@ impl Format for Json {
     fn results(&self, _: State, results: &[ResultMessage], prompt: &mut Prompt) {
         let results: Vec<Value> = results
             .iter()
-            .map(|r| json!({ "name": r.name, "result": r.result }))
+            .map(|r| match &r.reply {
+                Some(reply) => json!({ "name": r.name, "result": r.result, "summary": reply }),
+                None => json!({ "name": r.name, "result": r.result }),
+            })
             .collect();
         prompt.text(&json!({ "tool_results": results }).to_string());
     }
@@ -93,6 +96,7 @@ mod tests {
         let results = vec![ResultMessage {
             name: "get_streak".into(),
             result: json!({"status": "ok", "data": {"current_streak": 4}}),
+            reply: None,
         }];
         let state = State {
             model_turn_open: true,

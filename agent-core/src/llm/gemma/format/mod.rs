@@ -204,6 +204,7 @@ pub(crate) fn preamble(format: &dyn Format, config: &ChatConfig, per_tool: usize
                     let results = [ResultMessage {
                         name: call.tool.clone(),
                         result: result.clone(),
+                        reply: example.reply_text().map(str::to_owned),
                     }];
                     let state = State {
                         model_turn_open: true,
@@ -307,7 +308,14 @@ pub(crate) fn call_node(
                     })
                     .unwrap_or_else(|| empty.clone());
                 let (before, after) = format.call_frame(&tool.name);
-                let parameters = with_required(&format.key_order(&tool.parameters), require);
+                // A parameter the nearest example had but this turn allows no value for
+                // (the request mentions none) is not asked for.
+                let require: Vec<String> = require
+                    .iter()
+                    .filter(|name| allowed.get(*name).is_none_or(|v| !v.is_empty()))
+                    .cloned()
+                    .collect();
+                let parameters = with_required(&format.key_order(&tool.parameters), &require);
                 let copies = schema::Copies {
                     params: &tool.from_request,
                     source: quote,
@@ -386,16 +394,19 @@ pub(crate) fn value_hints(
     };
     params
         .iter()
+        .filter(|(_, choices)| !choices.is_empty())
         .map(|(param, choices)| {
             let listed: Vec<String> = choices
                 .iter()
                 .take(limit)
                 .map(|c| {
-                    format!(
-                        "{} = {}",
-                        format.style().render_value(&c.value),
-                        one_line(&c.label)
-                    )
+                    let value = format.style().render_value(&c.value);
+                    // A label that only repeats the value (a search term) is not shown.
+                    if c.value.as_str() == Some(c.label.as_str()) {
+                        value
+                    } else {
+                        format!("{value} = {}", one_line(&c.label))
+                    }
                 })
                 .collect();
             format!("{param}: {}", listed.join(", "))

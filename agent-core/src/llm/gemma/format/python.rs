@@ -15,7 +15,7 @@
 //! [get_streak(habit_id=3)]<end_of_turn>
 //! ```
 
-use super::{Format, Prompt, PromptFormat, State, signature};
+use super::{Format, Prompt, PromptFormat, State, one_line, signature};
 use crate::agent::ResultMessage;
 use crate::llm::gemma::constrain::schema::ArgStyle;
 use crate::tool::ToolDeclaration;
@@ -68,6 +68,9 @@ impl Format for Python {
                 prompt.text("\n");
             }
             prompt.text(&format!("{} → {}", result.name, result.result));
+            if let Some(reply) = &result.reply {
+                prompt.text(&format!("\n({})", one_line(reply)));
+            }
         }
     }
 }
@@ -93,6 +96,7 @@ mod tests {
             &[ResultMessage {
                 name: "list_active_habits".into(),
                 result: json!({"status": "ok"}),
+                reply: None,
             }],
             &mut prompt,
         );
