@@ -111,6 +111,22 @@ impl Dispatcher {
             .collect()
     }
 
+    /// What the model may write for restricted parameters when answering `request`: the
+    /// [current values](Self::current_values), with the tools' `from_request` parameters
+    /// narrowed to what the request mentions (see
+    /// [`ToolDefinitionBuilder::from_request`](crate::ToolDefinitionBuilder::from_request)).
+    pub fn values_for(&self, request: &str) -> ValueSets {
+        let mut current = self.current_values();
+        for tool in self.tools() {
+            let mut params = current.remove(tool.name()).unwrap_or_default();
+            crate::tool::values::keep_mentioned(tool, &mut params, request);
+            if !params.is_empty() {
+                current.insert(tool.name().to_owned(), params);
+            }
+        }
+        current
+    }
+
     /// Runs the call `name(args)`.
     pub async fn dispatch(&self, name: &str, args: Value) -> ToolResult {
         let handler = self

@@ -257,7 +257,7 @@ fn calls(runtime: &tokio::runtime::Runtime, path: &Path, settings: &Settings) {
     let mut session = backend
         .session(ChatConfig::new(COACH_INSTRUCTIONS, &registry))
         .unwrap_or_else(|e| fail(&format!("session: {e}")));
-    let values = Arc::new(Dispatcher::new(Arc::clone(&registry), ApproveAll).current_values());
+    let dispatcher = Dispatcher::new(Arc::clone(&registry), ApproveAll);
     let chooser =
         Chooser::new(&registry, &Messages::default().chat_channel).with_strategy(Strategy::Router);
     let mut rows = Vec::new();
@@ -272,7 +272,8 @@ fn calls(runtime: &tokio::runtime::Runtime, path: &Path, settings: &Settings) {
         let request = TurnRequest {
             input: TurnInput::User(text.to_owned()),
             tool_choice: ToolChoice::Call(vec![tool.to_owned()]),
-            values: Arc::clone(&values),
+            // As the agent narrows them: `from_request` values to what the request mentions.
+            values: Arc::new(dispatcher.values_for(text)),
             require,
             quote: text.to_owned(),
         };

@@ -344,7 +344,7 @@ impl<S: ChatSession> Agent<S> {
     }
 
     async fn run(&mut self, text: &str) -> Result<String, AgentError> {
-        let current = values_for(&self.dispatcher, text);
+        let current = self.dispatcher.values_for(text);
         let mut values = current.clone();
         rank_values(&mut values, self.chooser.router(), text);
         let mut values = Arc::new(values);
@@ -675,20 +675,6 @@ fn dispatcher(
             reporter: Arc::clone(reporter),
         },
     )
-}
-
-/// What the model may write for restricted parameters this turn: the providers' values, with
-/// `from_request` parameters narrowed to what `request` mentions.
-fn values_for(dispatcher: &Dispatcher, request: &str) -> ValueSets {
-    let mut current = dispatcher.current_values();
-    for tool in dispatcher.tools() {
-        let mut params = current.remove(tool.name()).unwrap_or_default();
-        crate::tool::values::keep_mentioned(tool, &mut params, request);
-        if !params.is_empty() {
-            current.insert(tool.name().to_owned(), params);
-        }
-    }
-    current
 }
 
 /// How many times more alike than the runner-up a value must be to be the only one allowed.
