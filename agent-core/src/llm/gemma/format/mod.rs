@@ -401,8 +401,14 @@ pub(crate) fn value_hints(
                 .take(limit)
                 .map(|c| {
                     let value = format.style().render_value(&c.value);
-                    // A label that only repeats the value (a search term) is not shown.
-                    if c.value.as_str() == Some(c.label.as_str()) {
+                    // A label that only repeats the value (a search term, a number taken
+                    // from the request) is not shown.
+                    let repeats_value = match &c.value {
+                        Value::String(text) => *text == c.label,
+                        Value::Number(n) => c.label == n.to_string(),
+                        _ => false,
+                    };
+                    if repeats_value {
                         value
                     } else {
                         format!("{value} = {}", one_line(&c.label))
@@ -717,6 +723,65 @@ pub(crate) mod tests {
                 "{kind:?}: {bad}"
             );
         }
+    }
+
+    /// An optional parameter this turn allows no value for (the request mentioned none) is
+    /// left out of the call, and a `require` naming it is dropped; with one value, that one.
+    #[test]
+    fn an_optional_parameter_with_no_allowed_value_is_left_out() {
+        use super::super::constrain::Program;
+        let tools = tools();
+        let refs: Vec<&ToolDeclaration> = tools[..1].iter().collect();
+        let mut values = ValueSets::new();
+        values.insert(
+            "search_catalog".to_owned(),
+            [
+                ("keyword".to_owned(), vec![ValueChoice::new("운동", "운동")]),
+                ("limit".to_owned(), Vec::new()),
+            ]
+            .into_iter()
+            .collect(),
+        );
+        let require = ["limit".to_owned()];
+        for kind in PromptFormat::ALL {
+            let format = kind.format();
+            let program = Program::compile(&call_node(format, &refs, &values, &require, ""));
+            let (before, after) = format.call_frame("search_catalog");
+            let render = |args: &Value| {
+                format!(
+                    "{before}{}{after}",
+                    format
+                        .style()
+                        .render_arguments(&format.key_order(&tools[0].parameters), args)
+                )
+            };
+            let admits = |text: &str| {
+                let mut matcher = program.start();
+                matcher.feed(text.as_bytes()) && matcher.is_complete()
+            };
+            assert!(admits(&render(&json!({"keyword": "운동"}))), "{kind:?}");
+            assert!(admits(&render(&json!({}))), "{kind:?}: still optional");
+            assert!(
+                !admits(&render(&json!({"keyword": "운동", "limit": 3}))),
+                "{kind:?}"
+            );
+            assert!(!admits(&render(&json!({"keyword": "수면"}))), "{kind:?}");
+        }
+        assert_eq!(
+            value_hints(&json::Json, "search_catalog", &values, 10),
+            "keyword: \"운동\"",
+            "no line for an empty set, no label that repeats the value"
+        );
+        let numbers = ValueSets::from([(
+            "search_catalog".to_owned(),
+            [("limit".to_owned(), vec![ValueChoice::new(3, "3")])]
+                .into_iter()
+                .collect(),
+        )]);
+        assert_eq!(
+            value_hints(&json::Json, "search_catalog", &numbers, 10),
+            "limit: 3"
+        );
     }
 
     #[test]

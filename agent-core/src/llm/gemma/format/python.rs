@@ -104,5 +104,20 @@ mod tests {
             prompt.as_string(),
             "list_active_habits → {\"status\":\"ok\"}"
         );
+        let mut prompt = Prompt::default();
+        Python.results(
+            State::default(),
+            &[ResultMessage {
+                name: "get_streak".into(),
+                result: json!({"status": "ok", "data": {"current_streak": 2}}),
+                reply: Some("지금 2일\n연속이에요.".into()),
+            }],
+            &mut prompt,
+        );
+        assert_eq!(
+            prompt.as_string(),
+            "get_streak → {\"status\":\"ok\",\"data\":{\"current_streak\":2}}\n(지금 2일 연속이에요.)",
+            "the tool's sentence follows its result, on one line"
+        );
     }
 }
