@@ -411,8 +411,16 @@ fn check_example(registry: &Registry, example: &Example) -> Result<(), RegistryE
         // A model must copy these from the request (or, with a provider or a number, pick
         // a value the request mentions); an example that does not would teach it something
         // it is not allowed to write.
-        let mut allowed: std::collections::BTreeMap<_, _> =
-            tool.current_values(&registry.deps).into_iter().collect();
+        if tool.from_request.is_empty() {
+            continue;
+        }
+        // Only these parameters' providers are asked: others may read the app's state.
+        let mut allowed: std::collections::BTreeMap<_, _> = tool
+            .current_values_where(&registry.deps, |param| {
+                tool.from_request.iter().any(|p| p == param)
+            })
+            .into_iter()
+            .collect();
         crate::tool::values::keep_mentioned(tool, &mut allowed, example.request());
         for param in &tool.from_request {
             let Some(value) = call.args.get(param) else {

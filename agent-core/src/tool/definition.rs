@@ -257,8 +257,19 @@ impl ToolDefinition {
     /// apply), as does one that returns no value at all — an empty list would make the tool
     /// impossible to call, when the tool can explain better why nothing fits.
     pub fn current_values(&self, deps: &Deps) -> Vec<(String, Vec<ValueChoice>)> {
+        self.current_values_where(deps, |_| true)
+    }
+
+    /// [`current_values`](Self::current_values) of the parameters `keep` names, asking only
+    /// their providers.
+    pub(crate) fn current_values_where(
+        &self,
+        deps: &Deps,
+        keep: impl Fn(&str) -> bool,
+    ) -> Vec<(String, Vec<ValueChoice>)> {
         self.values
             .iter()
+            .filter(|(param, _)| keep(param))
             .filter_map(|(param, provider)| match provider.provide(deps) {
                 Ok(choices) if !choices.is_empty() => Some((param.clone(), choices)),
                 _ => None,
