@@ -27,7 +27,8 @@
 //! per restricted parameter, 0 = none), `--preamble-examples N` (per tool), `--threads N`,
 //! `--router-only`, `--router-cv K` (K-fold cross-validation of the router on dev: would dev's
 //! requests help as examples?), `--choice-only` (tool choice with the model's channel scores, under a
-//! grid of combination weights), `--quiet`.
+//! grid of combination weights), `--embed-probe` (tool choice by the model's own hidden
+//! states: nearest examples over pooled embeddings, alone and added to the router), `--quiet`.
 //! Model: `$GEMMA_MODEL` or the cache of `scripts/fetch-model.sh`.
 
 use std::collections::BTreeMap;
@@ -95,6 +96,10 @@ fn main() {
     );
     if choice_only {
         choice_grid(&backend, &runtime, &cases);
+        return;
+    }
+    if args.embed_probe {
+        embed_probe(&backend, &runtime, &cases);
         return;
     }
     let mut tally = Tally::default();
@@ -558,6 +563,156 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
     }
 }
 
+/// Pooled hidden states, per template and pooling, of `--embed-probe`.
+const EMBED_TEMPLATES: [&str; 3] = ["{}", "요청: {}", "사용자: {}\n"];
+/// Weights of the embedding score added to the router's, of `--embed-probe` (100 ≈ the
+/// embeddings alone).
+const EMBED_WEIGHTS: [f32; 7] = [0.0, 0.1, 0.25, 0.5, 1.0, 2.0, 100.0];
+
+/// Tool choice from the model's own hidden states (llama.cpp's embedding mode): a
+/// nearest-example router over pooled final states of the same training texts as the
+/// lexical router, alone and added to the lexical router's scores, with and without the
+/// channel scores — under several templates, poolings and weights.
+fn embed_probe(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases: &[Case]) {
+    use agent_core::ChatSession;
+    let registry = seeded_registry();
+    let chooser = Chooser::new(&registry, &Messages::default().chat_channel);
+    let mut session = backend
+        .session(ChatConfig::new(COACH_INSTRUCTIONS, &registry))
+        .unwrap_or_else(|e| fail(&format!("session: {e}")));
+    let all: Vec<usize> = (0..chooser.channels().len()).collect();
+    let scored: Vec<Vec<f32>> = cases
+        .iter()
+        .map(|case| {
+            runtime
+                .block_on(session.score(&case.request, &all))
+                .unwrap_or_else(|e| fail(&format!("score: {e}")))
+                .unwrap_or_default()
+        })
+        .collect();
+    // The lexical router's training texts: every example's request, every tool's label.
+    let mut train: Vec<(String, Vec<String>, f32)> = registry
+        .examples()
+        .map(|e| {
+            let plan = e.plan().into_iter().map(str::to_owned).collect();
+            (e.request().to_owned(), plan, 1.0)
+        })
+        .collect();
+    train.extend(
+        registry
+            .tools()
+            .map(|t| (t.label().to_owned(), vec![t.name().to_owned()], 0.5)),
+    );
+    let right_plan = |case: &Case, plan: &[String]| {
+        case.expectations.iter().any(|expected| {
+            expected.len() == plan.len() && expected.iter().zip(plan).all(|(e, p)| e.tool == *p)
+        })
+    };
+    for template in EMBED_TEMPLATES {
+        let render = |text: &str| template.replace("{}", text);
+        let started = Instant::now();
+        let embed = |texts: Vec<String>| {
+            let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+            backend
+                .embed(&refs)
+                .unwrap_or_else(|e| fail(&e.to_string()))
+        };
+        let train_states = embed(train.iter().map(|(t, _, _)| render(t)).collect());
+        let case_states = embed(cases.iter().map(|c| render(&c.request)).collect());
+        let took = started.elapsed().as_secs_f64();
+        // The template's own tokens before the text are left out of the pooling.
+        let skip = template
+            .find("{}")
+            .map_or(0, |at| backend.count_tokens(&template[..at]));
+        for last in [false, true] {
+            let pool = |states: &[Vec<f32>]| pooled(states.get(skip..).unwrap_or(states), last);
+            let train_vectors: Vec<Vec<f32>> = train_states.iter().map(|s| pool(s)).collect();
+            let center = mean(&train_vectors);
+            let train_vectors: Vec<Vec<f32>> = train_vectors
+                .iter()
+                .map(|v| centered_unit(v, &center))
+                .collect();
+            let mut right = [[0usize; 2]; EMBED_WEIGHTS.len()];
+            for ((case, states), scores) in cases.iter().zip(&case_states).zip(&scored) {
+                let query = centered_unit(&pool(states), &center);
+                // Per plan: its best and second-best similarity, as the lexical router.
+                let mut per_plan: Vec<(&[String], f32, f32)> = Vec::new();
+                for ((_, plan, weight), vector) in train.iter().zip(&train_vectors) {
+                    let similarity = weight * dot(&query, vector);
+                    match per_plan.iter_mut().find(|(p, _, _)| *p == plan.as_slice()) {
+                        Some((_, best, second)) if similarity > *best => {
+                            *second = *best;
+                            *best = similarity;
+                        }
+                        Some((_, _, second)) => *second = second.max(similarity),
+                        None => per_plan.push((plan, similarity, 0.0)),
+                    }
+                }
+                let embedding_score = |plan: &[String]| {
+                    per_plan
+                        .iter()
+                        .find(|(p, _, _)| *p == plan)
+                        .map_or(0.0, |(_, best, second)| best + 0.35 * second.max(0.0))
+                };
+                for (weight, right) in EMBED_WEIGHTS.iter().zip(&mut right) {
+                    let mut ranked = chooser.router().rank(&case.request);
+                    for r in &mut ranked {
+                        r.score = (r.score + weight * embedding_score(&r.plan)) / weight.max(1.0);
+                    }
+                    ranked.sort_by(|a, b| b.score.total_cmp(&a.score));
+                    let alone = ranked.first().map(|r| r.plan.clone()).unwrap_or_default();
+                    right[0] += usize::from(right_plan(case, &alone));
+                    let wanted = chooser.channels_to_score(&ranked);
+                    let picked: Vec<f32> = wanted.iter().map(|&i| scores[i]).collect();
+                    let combined = chooser.decide(ranked, &wanted, Some(&picked)).plan;
+                    right[1] += usize::from(right_plan(case, &combined));
+                }
+            }
+            let row: Vec<String> = EMBED_WEIGHTS
+                .iter()
+                .zip(&right)
+                .map(|(w, [alone, combined])| format!("w{w}: {alone}/{combined}"))
+                .collect();
+            println!(
+                "template {template:?} pooling {} ({took:.1} s to embed) — right tool without/with channels: {}",
+                if last { "last" } else { "mean" },
+                row.join(" · ")
+            );
+        }
+    }
+    println!("({} cases; w0 = the lexical router alone)", cases.len());
+}
+
+/// The mean of `states`, or the last one.
+fn pooled(states: &[Vec<f32>], last: bool) -> Vec<f32> {
+    if last {
+        return states.last().cloned().unwrap_or_default();
+    }
+    mean(states)
+}
+
+fn mean(vectors: &[Vec<f32>]) -> Vec<f32> {
+    let mut sum = vec![0.0f32; vectors.first().map_or(0, Vec::len)];
+    for vector in vectors {
+        for (s, x) in sum.iter_mut().zip(vector) {
+            *s += x / vectors.len() as f32;
+        }
+    }
+    sum
+}
+
+/// `vector` minus `center`, at unit length (a decoder's hidden states share a large common
+/// direction that would make every pair look alike).
+fn centered_unit(vector: &[f32], center: &[f32]) -> Vec<f32> {
+    let centered: Vec<f32> = vector.iter().zip(center).map(|(a, b)| a - b).collect();
+    let norm = dot(&centered, &centered).sqrt().max(1e-6);
+    centered.iter().map(|x| x / norm).collect()
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
 /// Tool choice alone, without a model: the router's plan against the expected tools.
 fn router_only(cases: &[Case], args: &Args) {
     let registry = seeded_registry();
@@ -684,6 +839,7 @@ struct Args {
     router_only: bool,
     router_cv: Option<usize>,
     choice_only: bool,
+    embed_probe: bool,
     quiet: bool,
 }
 
@@ -700,6 +856,7 @@ impl Args {
             router_only: false,
             router_cv: None,
             choice_only: false,
+            embed_probe: false,
             quiet: false,
         };
         let mut it = std::env::args().skip(1);
@@ -735,6 +892,7 @@ impl Args {
                 "--router-only" => args.router_only = true,
                 "--router-cv" => args.router_cv = value().parse().ok(),
                 "--choice-only" => args.choice_only = true,
+                "--embed-probe" => args.embed_probe = true,
                 "--quiet" => args.quiet = true,
                 other => fail(&format!("unknown flag {other}; see the example's docs")),
             }

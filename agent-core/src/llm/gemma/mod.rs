@@ -51,6 +51,8 @@ mod conversation;
 #[cfg(feature = "llama")]
 mod decode;
 #[cfg(feature = "llama")]
+mod embed;
+#[cfg(feature = "llama")]
 mod handle;
 #[cfg(feature = "llama")]
 mod message;
