@@ -488,6 +488,40 @@ async fn a_request_needing_no_tool_is_answered_in_words() {
     assert_eq!(h.transcript.received().choices, [ToolChoice::None]);
 }
 
+#[tokio::test]
+async fn the_nearest_chat_example_is_shown_before_a_request_needing_no_tool() {
+    let mut h = routed(
+        vec![text("천만에요!"), text("안녕하세요!")],
+        None,
+        Strategy::Router,
+    );
+    h.agent.send("고마워요~").await.expect("answer");
+    h.agent.send("안녕하세요").await.expect("answer");
+    assert_eq!(
+        h.transcript.received().shown_examples,
+        [vec!["고마워".to_owned()], vec!["안녕".to_owned()]],
+        "each request is shown the chat example it is most like"
+    );
+    let mut planned = routed(
+        vec![
+            vec![call("search_notes", json!({"keyword": "걷기"}))],
+            text("걷기 메모가 있어요: 아침 걷기."),
+        ],
+        None,
+        Strategy::Router,
+    );
+    planned
+        .agent
+        .send("걷기 메모 찾아줘")
+        .await
+        .expect("answer");
+    assert_eq!(
+        planned.transcript.received().shown_examples,
+        [Vec::<String>::new(), Vec::new()],
+        "calls and answers after results are shown none"
+    );
+}
+
 /// A request the router plans as one `add_note` call.
 const ADD_WATER: &str = "물 마시기 메모 추가해줘";
 

@@ -276,6 +276,7 @@ fn calls(runtime: &tokio::runtime::Runtime, path: &Path, settings: &Settings) {
             values: Arc::new(dispatcher.values_for(text)),
             require,
             quote: text.to_owned(),
+            examples: Vec::new(),
         };
         rows.push(call_row(
             runtime,

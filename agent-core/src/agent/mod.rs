@@ -46,7 +46,7 @@ use crate::dispatch::{Dispatcher, ValueSets};
 use crate::layer::confirm::{ConfirmRequest, Confirmation, Confirmer, DenyAll};
 use crate::messages::Messages;
 use crate::registry::Registry;
-use crate::tool::{BoxFuture, ErrorCode, ToolResult};
+use crate::tool::{BoxFuture, ErrorCode, Example, ToolResult};
 
 /// The default cap on model turns per user message.
 pub const DEFAULT_MAX_TURNS: usize = 4;
@@ -375,6 +375,7 @@ impl<S: ChatSession> Agent<S> {
                 values: Arc::clone(&values),
                 require: decision.arguments.get(step).cloned().unwrap_or_default(),
                 quote: text.to_owned(),
+                examples: Vec::new(),
             };
             let (answer, calls) = self.read(request, &turn, true).await?;
             if calls.is_empty() {
@@ -388,7 +389,18 @@ impl<S: ChatSession> Agent<S> {
                 break;
             }
         }
-        self.answer(input, text, &values, &mut turn).await
+        // A request that needs no tool is answered right after the declared chat example
+        // nearest to it, so the answer the model imitates is the fitting one (a greeting's,
+        // not a thank-you's).
+        let shots = match (&input, decision.example) {
+            (TurnInput::User(_), Some(example))
+                if example.calls().is_empty() && example.answer_text().is_some() =>
+            {
+                vec![example]
+            }
+            _ => Vec::new(),
+        };
+        self.answer(input, text, &values, shots, &mut turn).await
     }
 
     /// The tool-choice stage: the router, and the session's channel scores where they
@@ -418,6 +430,7 @@ impl<S: ChatSession> Agent<S> {
         input: TurnInput,
         request_text: &str,
         values: &Arc<ValueSets>,
+        shots: Vec<Example>,
         turn: &mut Turn,
     ) -> Result<String, AgentError> {
         let after_results = turn.last.is_some();
@@ -427,9 +440,11 @@ impl<S: ChatSession> Agent<S> {
             values: Arc::clone(values),
             require: Vec::new(),
             quote: String::new(),
+            examples: shots,
         };
         // Buffered, not streamed: the answer is shown only once it is checked.
         let (answer, calls) = self.read(request, turn, false).await?;
+        let answer = without_stray_tail(answer.trim()).to_owned();
         if !calls.is_empty() {
             // No call was allowed; each still gets its result in the history.
             let refused = calls.into_iter().map(|call| self.refuse(call)).collect();
@@ -492,6 +507,7 @@ impl<S: ChatSession> Agent<S> {
                 values: Arc::clone(&values),
                 require: Vec::new(),
                 quote: text.to_owned(),
+                examples: Vec::new(),
             };
             let (answer, calls) = self.read(request, &turn, true).await?;
             if calls.is_empty() {
@@ -722,6 +738,27 @@ fn repeats(text: &str) -> bool {
     })
 }
 
+/// `answer` without a tail in another script after its last sentence: a small model that
+/// has finished a Korean sentence often goes on with a word of another language instead of
+/// ending its turn ("…해 보세요. convirtió"). The tail is cut when the answer before it has
+/// Hangul and the tail has Latin letters but none.
+fn without_stray_tail(answer: &str) -> &str {
+    let is_hangul = |c: char| matches!(c, '\u{AC00}'..='\u{D7A3}' | '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}');
+    let Some((end, mark)) = answer
+        .char_indices()
+        .rfind(|(_, c)| matches!(c, '.' | '!' | '?' | '…' | '~'))
+    else {
+        return answer;
+    };
+    let (body, tail) = answer.split_at(end + mark.len_utf8());
+    let foreign = tail.chars().any(char::is_alphabetic) && !tail.chars().any(is_hangul);
+    if foreign && body.chars().any(is_hangul) {
+        body
+    } else {
+        answer
+    }
+}
+
 /// Text worth showing as an answer: words, not whitespace and punctuation, and not markup.
 fn is_usable(text: &str) -> bool {
     text.chars().any(char::is_alphanumeric) && !looks_like_markup(text)
@@ -820,13 +857,16 @@ fn collect_values(value: &Value, out: &mut String) {
     }
 }
 
+/// Letters and digits an answer after results needs at least: "빌딩." says nothing.
+const MIN_ANSWER_CHARS: usize = 4;
+
 /// Whether an answer after results says something of its own and claims nothing the turn
 /// did not show: not an echo of the request, and every number in it found in the request or
 /// in the results' values. A small model's most common failures after a result are exactly
 /// these — repeating the user, or a count or a streak it made up.
 fn is_grounded(answer: &str, request: &str, seen: &str) -> bool {
     let answer = answer.trim();
-    if !is_usable(answer) {
+    if !is_usable(answer) || squash(answer).chars().count() < MIN_ANSWER_CHARS {
         return false;
     }
     if echoes(answer, request) || repeats(&squash(answer)) {
@@ -851,13 +891,33 @@ fn repeats_earlier(answer: &str, earlier: &[String]) -> bool {
 /// too little to call an answer an echo.
 const ECHO_BYTES: usize = 6;
 
-/// Whether `answer` echoes `message`: of their letters and digits, one contains the other.
-/// Only letters and digits are compared, so an echo with other spacing or punctuation
-/// still counts. Either side shorter than [`ECHO_BYTES`] is no echo: a message of "네",
+/// An answer of fewer character pairs than this is not judged by its share of the message's.
+const ECHO_PAIRS: usize = 4;
+
+/// Whether `answer` echoes `message`: of their letters and digits, one contains the other,
+/// or three quarters of the answer's character pairs are the message's. Only letters and
+/// digits are compared, so an echo with other spacing or punctuation still counts. Either side shorter than [`ECHO_BYTES`] is no echo: a message of "네",
 /// "1번" or "?" is contained in almost any answer (and an empty one in every answer).
 fn echoes(answer: &str, message: &str) -> bool {
     let (a, m) = (squash(answer), squash(message));
-    a.len() >= ECHO_BYTES && m.len() >= ECHO_BYTES && (m.contains(&a) || a.contains(&m))
+    if a.len() < ECHO_BYTES || m.len() < ECHO_BYTES {
+        return false;
+    }
+    if m.contains(&a) || a.contains(&m) {
+        return true;
+    }
+    // Nearly all of the answer's character pairs taken from the message: the message said
+    // again with a word changed ("운동 습관 1개만 보여줄래?" for "운동쪽 습관 1개만 보여줄래?").
+    let pairs = |text: &str| -> Vec<(char, char)> {
+        let chars: Vec<char> = text.chars().collect();
+        chars.windows(2).map(|w| (w[0], w[1])).collect()
+    };
+    let (from_answer, from_message) = (pairs(&a), pairs(&m));
+    let shared = from_answer
+        .iter()
+        .filter(|pair| from_message.contains(pair))
+        .count();
+    from_answer.len() >= ECHO_PAIRS && shared * 4 >= from_answer.len() * 3
 }
 
 /// `text`'s letters and digits alone.
@@ -988,6 +1048,26 @@ mod tests {
             seen
         ));
         assert!(!is_grounded("  ", "x", seen));
+        assert!(
+            !is_grounded("빌딩.", "x", seen),
+            "too short to say anything"
+        );
+        assert!(
+            !is_grounded(
+                "운동 습관 1개만 보여줄래?",
+                "운동쪽 습관 1개만 보여줄래?",
+                seen
+            ),
+            "the request again with a word changed"
+        );
+        assert!(
+            is_grounded(
+                "채소 먼저 먹기 습관 4번으로 추가했어요.",
+                "채소 먼저 먹기 습관으로 등록할게요. 점심 먹을 때 샐러드부터 먹기",
+                "4"
+            ),
+            "an answer may reuse the request's words"
+        );
         for short in ["?", "👍", "1번", ""] {
             assert!(
                 is_grounded("아침 10분 걷기를 했어요.", short, seen),
@@ -1004,6 +1084,25 @@ mod tests {
             "흡연 습관 바꾸기는 어떤 방법이에요?",
             "먹고 싶으면 5분 걷기"
         ));
+    }
+
+    #[test]
+    fn a_stray_word_of_another_script_after_the_last_sentence_is_cut() {
+        for (said, kept) in [
+            (
+                "매일 같은 때에 해 보세요. convirtió",
+                "매일 같은 때에 해 보세요.",
+            ),
+            ("큰 변화를 만들어요! anschließend", "큰 변화를 만들어요!"),
+            ("2번 습관 10일째야? convirtió", "2번 습관 10일째야?"),
+            // Kept: no sentence end, a Korean tail, an English answer, digits only.
+            ("오늘 했어요 thereupon", "오늘 했어요 thereupon"),
+            ("좋아요. 내일도 해요", "좋아요. 내일도 해요"),
+            ("Good job. Keep going", "Good job. Keep going"),
+            ("기록했어요. 2025", "기록했어요. 2025"),
+        ] {
+            assert_eq!(without_stray_tail(said), kept, "{said}");
+        }
     }
 
     #[test]

@@ -93,6 +93,10 @@ pub struct TurnRequest {
     pub require: Vec<String>,
     /// The user's message of this user turn: what `from_request` parameters copy from.
     pub quote: String,
+    /// Worked examples to show right before a user message, as finished exchanges of the
+    /// conversation (the tool-choice stage's nearest example: dynamic few-shot). A backend
+    /// may ignore them; they are never shown before results.
+    pub examples: Vec<Example>,
 }
 
 impl TurnRequest {
@@ -105,6 +109,7 @@ impl TurnRequest {
             tool_choice: ToolChoice::Auto,
             values: Arc::default(),
             require: Vec::new(),
+            examples: Vec::new(),
         }
     }
 
@@ -116,7 +121,15 @@ impl TurnRequest {
             values: Arc::default(),
             require: Vec::new(),
             quote: String::new(),
+            examples: Vec::new(),
         }
+    }
+
+    /// The same request with these worked examples shown before it.
+    #[must_use]
+    pub fn with_examples(mut self, examples: Vec<Example>) -> Self {
+        self.examples = examples;
+        self
     }
 
     /// The same request with another tool choice.

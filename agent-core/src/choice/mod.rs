@@ -76,6 +76,9 @@ pub struct Decision {
     pub ranked: Vec<Ranked>,
     /// The model's channel scores (log-likelihood of the request), where asked.
     pub channel_scores: Vec<(Candidate, f32)>,
+    /// The declared example of the chosen plan nearest to the request, if one is: a worked
+    /// example to show the model right before the request (dynamic few-shot).
+    pub example: Option<Example>,
 }
 
 /// Example requests shown per channel.
@@ -90,6 +93,8 @@ pub struct Chooser {
     /// Per training text of the router: the argument names of each call of its example
     /// (`None` for texts that are not examples, such as labels).
     example_arguments: Vec<Option<Vec<Vec<String>>>>,
+    /// Per training text: the example it is the request of (`None` as above).
+    examples: Vec<Option<Example>>,
     channels: Vec<Channel>,
     strategy: Strategy,
     candidates: usize,
@@ -104,7 +109,9 @@ impl Chooser {
     pub fn new(registry: &Registry, chat_description: &str) -> Self {
         let mut texts: Vec<(&str, Plan, f32)> = Vec::new();
         let mut example_arguments = Vec::new();
+        let mut examples = Vec::new();
         for example in registry.examples() {
+            examples.push(Some(example.clone()));
             let plan = example.plan().into_iter().map(str::to_owned).collect();
             texts.push((example.request(), plan, 1.0));
             example_arguments.push(Some(
@@ -123,10 +130,12 @@ impl Chooser {
         for tool in registry.tools() {
             texts.push((tool.label(), vec![tool.name().to_owned()], LABEL_WEIGHT));
             example_arguments.push(None);
+            examples.push(None);
         }
         Self {
             router: Router::train(texts),
             example_arguments,
+            examples,
             channels: channels(registry, chat_description),
             strategy: Strategy::default(),
             candidates: 3,
@@ -239,18 +248,21 @@ impl Chooser {
             (Strategy::Combined, false) => self.combine(&ranked, &channel_scores),
             _ => ranked.first().map(|r| r.plan.clone()).unwrap_or_default(),
         };
-        let arguments = ranked
+        let nearest = ranked
             .iter()
             .find(|r| r.plan == plan)
-            .and_then(|r| r.nearest)
+            .and_then(|r| r.nearest);
+        let arguments = nearest
             .and_then(|i| self.example_arguments.get(i).cloned().flatten())
             .filter(|steps| steps.len() == plan.len())
             .unwrap_or_else(|| vec![Vec::new(); plan.len()]);
+        let example = nearest.and_then(|i| self.examples.get(i).cloned().flatten());
         Decision {
             plan,
             arguments,
             ranked,
             channel_scores,
+            example,
         }
     }
 

@@ -38,6 +38,8 @@ pub struct Received {
     pub tool_results: Vec<Vec<ResultMessage>>,
     /// The tool choice of every turn, in order.
     pub choices: Vec<ToolChoice>,
+    /// The requests of the worked examples every turn asked to show, in order.
+    pub shown_examples: Vec<Vec<String>>,
     /// How many times the conversation was cleared.
     pub clears: usize,
 }
@@ -113,6 +115,13 @@ impl ChatSession for ScriptedSession {
         {
             let mut received = self.transcript.lock();
             received.choices.push(request.tool_choice);
+            received.shown_examples.push(
+                request
+                    .examples
+                    .iter()
+                    .map(|e| e.request().to_owned())
+                    .collect(),
+            );
             match request.input {
                 TurnInput::User(text) => received.user_inputs.push(text),
                 TurnInput::Results(results) => received.tool_results.push(results),
@@ -165,6 +174,7 @@ mod tests {
                 user_inputs: vec!["걷기 습관".into(), "또".into()],
                 tool_results: vec![vec![result]],
                 choices: vec![ToolChoice::Auto, ToolChoice::None, ToolChoice::Auto],
+                shown_examples: vec![Vec::new(); 3],
                 clears: 1,
             }
         );

@@ -269,12 +269,13 @@ impl<'m> Session<'m> {
             &request.values,
             self.shared.options.value_hints,
         );
-        let prompt = format::input(
+        let prompt = format::input_after_examples(
             format,
             self.conversation.state,
+            &self.config.tools,
+            &request.examples,
             &request.input,
             &hints,
-            true,
         );
         trace("input", &prompt);
         let mut tokens = self.conversation.pending.clone();

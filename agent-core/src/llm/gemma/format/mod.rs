@@ -185,47 +185,86 @@ pub(crate) fn preamble(format: &dyn Format, config: &ChatConfig, per_tool: usize
             .text(example.request())
             .control(END_TURN)
             .control(START_MODEL);
-        match example.calls().first() {
-            Some(call) => {
-                let schema = config
-                    .tools
-                    .iter()
-                    .find(|t| t.name == call.tool)
-                    .map(|t| format.key_order(&t.parameters))
-                    .unwrap_or_default();
-                let (before, after) = format.call_frame(&call.tool);
-                let args = format.style().render_arguments(&schema, &call.args);
-                prompt.control_or_text(format, &before);
-                prompt.text(&args);
-                prompt.control_or_text(format, &after);
-                if let (Some(result), Some(answer)) =
-                    (example.result_value(), example.answer_text())
-                {
-                    let results = [ResultMessage {
-                        name: call.tool.clone(),
-                        result: result.clone(),
-                        reply: example.reply_text().map(str::to_owned),
-                    }];
-                    let state = State {
-                        model_turn_open: true,
-                        after_call: true,
-                    };
-                    prompt.extend(input(
-                        format,
-                        state,
-                        &TurnInput::Results(results.to_vec()),
-                        "",
-                        true,
-                    ));
-                    prompt.text(answer);
-                }
-            }
-            None => {
-                prompt.text(example.answer_text().unwrap_or_default());
-            }
-        }
+        example_reply(format, &config.tools, example, &mut prompt);
         prompt.control(END_TURN);
     }
+    prompt
+}
+
+/// What the model says in a declared example: its call (then, for a whole exchange, the
+/// result and the answer), or its answer.
+fn example_reply(
+    format: &dyn Format,
+    tools: &[ToolDeclaration],
+    example: &Example,
+    prompt: &mut Prompt,
+) {
+    match example.calls().first() {
+        Some(call) => {
+            let schema = tools
+                .iter()
+                .find(|t| t.name == call.tool)
+                .map(|t| format.key_order(&t.parameters))
+                .unwrap_or_default();
+            let (before, after) = format.call_frame(&call.tool);
+            let args = format.style().render_arguments(&schema, &call.args);
+            prompt.control_or_text(format, &before);
+            prompt.text(&args);
+            prompt.control_or_text(format, &after);
+            if let (Some(result), Some(answer)) = (example.result_value(), example.answer_text()) {
+                let results = [ResultMessage {
+                    name: call.tool.clone(),
+                    result: result.clone(),
+                    reply: example.reply_text().map(str::to_owned),
+                }];
+                let state = State {
+                    model_turn_open: true,
+                    after_call: true,
+                };
+                prompt.extend(input(
+                    format,
+                    state,
+                    &TurnInput::Results(results.to_vec()),
+                    "",
+                    true,
+                ));
+                prompt.text(answer);
+            }
+        }
+        None => {
+            prompt.text(example.answer_text().unwrap_or_default());
+        }
+    }
+}
+
+/// [`input`], with worked `examples` shown before a user message as finished exchanges
+/// (dynamic few-shot; see [`TurnRequest::examples`](crate::TurnRequest::examples)).
+/// Before results they are not shown.
+pub(crate) fn input_after_examples(
+    format: &dyn Format,
+    mut state: State,
+    tools: &[ToolDeclaration],
+    examples: &[Example],
+    turn_input: &TurnInput,
+    hints: &str,
+) -> Prompt {
+    let mut prompt = Prompt::default();
+    if !examples.is_empty() && matches!(turn_input, TurnInput::User(_)) {
+        if state.model_turn_open {
+            prompt.control(END_TURN);
+            state.model_turn_open = false;
+        }
+        for example in examples {
+            prompt
+                .control(START_USER)
+                .text(example.request())
+                .control(END_TURN)
+                .control(START_MODEL);
+            example_reply(format, tools, example, &mut prompt);
+            prompt.control(END_TURN);
+        }
+    }
+    prompt.extend(input(format, state, turn_input, hints, true));
     prompt
 }
 
@@ -800,6 +839,46 @@ pub(crate) mod tests {
             "multi-step examples are for the router only"
         );
         assert!(text.ends_with("<end_of_turn>\n"));
+    }
+
+    #[test]
+    fn worked_examples_come_before_a_user_message_as_finished_exchanges() {
+        let chat = Example::new("고마워").answer("천만에요!");
+        let after_a_reply = State {
+            model_turn_open: true,
+            after_call: false,
+        };
+        let text = input_after_examples(
+            &json::Json,
+            after_a_reply,
+            &tools(),
+            std::slice::from_ref(&chat),
+            &TurnInput::User("고마워요~".into()),
+            "",
+        )
+        .as_string();
+        assert_eq!(
+            text,
+            "<end_of_turn>\n<start_of_turn>user\n고마워<end_of_turn>\n<start_of_turn>model\n천만에요!<end_of_turn>\n<start_of_turn>user\n고마워요~<end_of_turn>\n<start_of_turn>model\n"
+        );
+        let results = TurnInput::Results(vec![ResultMessage {
+            name: "search_catalog".into(),
+            result: serde_json::json!({"status": "ok"}),
+            reply: None,
+        }]);
+        assert_eq!(
+            input_after_examples(
+                &json::Json,
+                State::default(),
+                &tools(),
+                &[chat],
+                &results,
+                ""
+            )
+            .as_string(),
+            input(&json::Json, State::default(), &results, "", true).as_string(),
+            "never before results"
+        );
     }
 
     #[test]
