@@ -896,8 +896,9 @@ const ECHO_PAIRS: usize = 4;
 
 /// Whether `answer` echoes `message`: of their letters and digits, one contains the other,
 /// or three quarters of the answer's character pairs are the message's. Only letters and
-/// digits are compared, so an echo with other spacing or punctuation still counts. Either side shorter than [`ECHO_BYTES`] is no echo: a message of "네",
-/// "1번" or "?" is contained in almost any answer (and an empty one in every answer).
+/// digits are compared, so an echo with other spacing or punctuation still counts. Either
+/// side shorter than [`ECHO_BYTES`] is no echo: a message of "네", "1번" or "?" is contained
+/// in almost any answer (and an empty one in every answer).
 fn echoes(answer: &str, message: &str) -> bool {
     let (a, m) = (squash(answer), squash(message));
     if a.len() < ECHO_BYTES || m.len() < ECHO_BYTES {
