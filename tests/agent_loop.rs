@@ -479,6 +479,11 @@ async fn a_plan_asks_for_exactly_its_calls_then_for_words_only() {
         _ => None,
     });
     assert_eq!(planned, Some(vec!["search_notes".to_owned()]));
+    assert_eq!(
+        h.transcript.received().shown_examples,
+        [Vec::<String>::new(), Vec::new()],
+        "calls and answers after results are shown no worked example"
+    );
 }
 
 #[tokio::test]
@@ -501,24 +506,6 @@ async fn the_nearest_chat_example_is_shown_before_a_request_needing_no_tool() {
         h.transcript.received().shown_examples,
         [vec!["고마워".to_owned()], vec!["안녕".to_owned()]],
         "each request is shown the chat example it is most like"
-    );
-    let mut planned = routed(
-        vec![
-            vec![call("search_notes", json!({"keyword": "걷기"}))],
-            text("걷기 메모가 있어요: 아침 걷기."),
-        ],
-        None,
-        Strategy::Router,
-    );
-    planned
-        .agent
-        .send("걷기 메모 찾아줘")
-        .await
-        .expect("answer");
-    assert_eq!(
-        planned.transcript.received().shown_examples,
-        [Vec::<String>::new(), Vec::new()],
-        "calls and answers after results are shown none"
     );
 }
 

@@ -22,20 +22,14 @@ impl GemmaBackend {
     /// when evaluation fails.
     pub fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<Vec<f32>>>, LlmError> {
         let shared = &self.shared;
-        let threads = i32::try_from(shared.probe.threads(shared.options.threads)).unwrap_or(1);
         let size = u32::try_from(MAX_TOKENS + 1).unwrap_or(512);
         let params = LlamaContextParams::default()
             .with_n_ctx(std::num::NonZeroU32::new(256))
             .with_n_batch(size)
             .with_n_ubatch(size)
             .with_embeddings(true)
-            .with_pooling_type(LlamaPoolingType::None)
-            .with_n_threads(threads)
-            .with_n_threads_batch(threads);
-        let mut ctx = shared
-            .model
-            .new_context(shared.backend, params)
-            .map_err(|e| LlmError::Load(format!("could not create a llama.cpp context: {e}")))?;
+            .with_pooling_type(LlamaPoolingType::None);
+        let (mut ctx, _) = shared.new_context(params)?;
         let mut batch = LlamaBatch::new(MAX_TOKENS + 1, 1);
         let mut out = Vec::with_capacity(texts.len());
         for text in texts {

@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use llama_cpp_2::context::LlamaContext;
+use llama_cpp_2::context::params::LlamaContextParams;
 use llama_cpp_2::context::session::SeqState;
 use llama_cpp_2::llama_backend::LlamaBackend;
 use llama_cpp_2::model::LlamaModel;
@@ -254,6 +256,22 @@ fn cache_home() -> PathBuf {
 }
 
 impl Shared {
+    /// A context of this model with `params`, evaluating on as many threads as
+    /// [`Threads`] decides now; returns it with that count.
+    pub(crate) fn new_context(
+        &self,
+        params: LlamaContextParams,
+    ) -> Result<(LlamaContext<'_>, usize), LlmError> {
+        let chosen = self.probe.threads(self.options.threads);
+        let threads = i32::try_from(chosen).unwrap_or(i32::MAX);
+        let params = params.with_n_threads(threads).with_n_threads_batch(threads);
+        let ctx = self
+            .model
+            .new_context(self.backend, params)
+            .map_err(|e| LlmError::Load(format!("could not create a llama.cpp context: {e}")))?;
+        Ok((ctx, chosen))
+    }
+
     /// Tokenizes a rendered prompt: control pieces with special tokens parsed, content as
     /// plain text.
     pub(crate) fn tokenize(&self, prompt: &Prompt) -> Vec<LlamaToken> {

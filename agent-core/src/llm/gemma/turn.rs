@@ -72,8 +72,6 @@ impl<'m> Session<'m> {
         stats: Arc<Mutex<SessionStats>>,
     ) -> Result<Self, LlmError> {
         let options = &shared.options;
-        let chosen = shared.probe.threads(options.threads);
-        let threads = i32::try_from(chosen).unwrap_or(i32::MAX);
         let batch_size = options.batch_size.max(1);
         let sequences = 1 + u32::try_from(config.channels.len()).unwrap_or(0);
         let params = LlamaContextParams::default()
@@ -89,13 +87,8 @@ impl<'m> Session<'m> {
             // Full-size cells for those layers (a few MB per thousand tokens for the 270M)
             // keep every position until it is removed; llama.cpp's server asks for the same
             // (`--swa-full`) to reuse prompt prefixes.
-            .with_swa_full(true)
-            .with_n_threads(threads)
-            .with_n_threads_batch(threads);
-        let mut ctx = shared
-            .model
-            .new_context(shared.backend, params)
-            .map_err(|e| LlmError::Load(format!("could not create a llama.cpp context: {e}")))?;
+            .with_swa_full(true);
+        let (mut ctx, chosen) = shared.new_context(params)?;
         let shape = format!(
             "ctx{}-seq{sequences}-unified-swafull-{}",
             ctx.n_ctx(),
