@@ -251,6 +251,127 @@ fn single_calls() -> Vec<Example> {
             "log_tracker_entry",
             json!({"habit_id": 1, "value": "blank"}),
         ),
+        // Habits named in words rather than by number, and more ways to ask.
+        call(
+            "오늘 명상 끝!",
+            "log_tracker_entry",
+            json!({"habit_id": 1, "value": "done"}),
+        ),
+        call(
+            "방금 산책하고 왔어요",
+            "log_tracker_entry",
+            json!({"habit_id": 1, "value": "done"}),
+        ),
+        call(
+            "아침에 물 한 컵 마셨어",
+            "log_tracker_entry",
+            json!({"habit_id": 2, "value": "done"}),
+        ),
+        call(
+            "푸시업 10개 했다 ㅎㅎ",
+            "log_tracker_entry",
+            json!({"habit_id": 3, "value": "done"}),
+        ),
+        call(
+            "오늘 독서 완료",
+            "log_tracker_entry",
+            json!({"habit_id": 2, "value": "done"}),
+        ),
+        call(
+            "어제 스트레칭 했는데 기록을 깜빡했어",
+            "log_tracker_entry",
+            json!({"habit_id": 1, "value": "done", "date": "yesterday"}),
+        ),
+        call(
+            "어제 일기 썼어요 체크해주세요",
+            "log_tracker_entry",
+            json!({"habit_id": 3, "value": "done", "date": "yesterday"}),
+        ),
+        call(
+            "오늘은 군것질 참았어!",
+            "log_tracker_entry",
+            json!({"habit_id": 3, "value": "done"}),
+        ),
+        call(
+            "오늘 운동은 쉴래. 쉰 날로 해줘",
+            "log_tracker_entry",
+            json!({"habit_id": 1, "value": "blank"}),
+        ),
+        call(
+            "회사에서 계단으로 올라왔어 기록해줘",
+            "log_tracker_entry",
+            json!({"habit_id": 1, "value": "done"}),
+        ),
+        call("걷기 며칠 연속이야?", "get_streak", json!({"habit_id": 1})),
+        call("독서 연속 기록 어때?", "get_streak", json!({"habit_id": 2})),
+        call(
+            "명상 이번 달에 몇 번 했는지 알려줘",
+            "get_streak",
+            json!({"habit_id": 3}),
+        ),
+        call(
+            "물 마시기 몇일째 이어가고 있지?",
+            "get_streak",
+            json!({"habit_id": 1}),
+        ),
+        call(
+            "스트레칭 꾸준히 하고 있나 기록 봐줘",
+            "get_streak",
+            json!({"habit_id": 2}),
+        ),
+        call(
+            "일기 쓰기 최장 기록이 며칠이야?",
+            "get_streak",
+            json!({"habit_id": 3}),
+        ),
+        call("지금 등록된 습관 좀 볼래", "list_active_habits", json!({})),
+        call("나 뭐 하기로 했었지?", "list_active_habits", json!({})),
+        call("현재 진행 중인 습관 목록", "list_active_habits", json!({})),
+        call(
+            "산책 관련 습관 있어요?",
+            "search_catalog",
+            json!({"keyword": "산책"}),
+        ),
+        call(
+            "스트레스 줄이는 방법 찾아줘",
+            "search_catalog",
+            json!({"keyword": "스트레스"}),
+        ),
+        call(
+            "카페인 줄이는 습관 있을까",
+            "search_catalog",
+            json!({"keyword": "카페인"}),
+        ),
+        call(
+            "건강한 식습관 추천해줘",
+            "search_catalog",
+            json!({"category": "식습관"}),
+        ),
+        call(
+            "build.pomodoro 이게 뭐예요?",
+            "query_protocol",
+            json!({"id": "build.pomodoro"}),
+        ),
+        call(
+            "양치 후 푸시업은 몇 개씩 하는 거야?",
+            "query_protocol",
+            json!({"id": "build.daily-pushups"}),
+        ),
+        call(
+            "break.late-caffeine 설명 좀",
+            "query_protocol",
+            json!({"id": "break.late-caffeine"}),
+        ),
+        call(
+            "물 마시기 습관으로 추가해줘. 일어나면 물 한 컵",
+            "add_habit",
+            json!({"protocol_id": "build.water-first", "frame_level": 1, "framed_text": "일어나면 물 한 컵"}),
+        ),
+        call(
+            "build.morning-walk로 등록할게. 점심 먹고 10분 걷기",
+            "add_habit",
+            json!({"protocol_id": "build.morning-walk", "frame_level": 2, "framed_text": "점심 먹고 10분 걷기"}),
+        ),
     ]
 }
 
@@ -274,6 +395,15 @@ fn multi_step() -> Vec<Example> {
         Example::new("1번이랑 2번 오늘 다 했어")
             .call("log_tracker_entry", json!({"habit_id": 1, "value": "done"}))
             .call("log_tracker_entry", json!({"habit_id": 2, "value": "done"})),
+        Example::new("내 습관 확인하고 걷기 연속 기록도 봐줘")
+            .call("list_active_habits", json!({}))
+            .call("get_streak", json!({"habit_id": 1})),
+        Example::new("집중 습관 찾아보고 하나 자세히 알려줘")
+            .call("search_catalog", json!({"keyword": "집중"}))
+            .call("query_protocol", json!({"id": "build.pomodoro"})),
+        Example::new("독서 습관 검색해서 등록해줘. 자기 전 10쪽")
+            .call("search_catalog", json!({"keyword": "독서"}))
+            .call("add_habit", json!({"protocol_id": "build.read-10-pages", "frame_level": 2, "framed_text": "자기 전 10쪽"})),
     ]
 }
 
@@ -349,6 +479,53 @@ fn conversation() -> Vec<Example> {
         chat(
             "수학 문제 풀어줘",
             "그건 제가 도와드릴 수 없어요. 습관이라면 언제든 도와드릴게요.",
+        ),
+        chat(
+            "습관은 왜 중요해?",
+            "작은 행동이 매일 쌓이면 큰 변화가 돼요. 그래서 습관이 중요해요.",
+        ),
+        chat(
+            "하루에 습관 몇 개가 적당해?",
+            "처음엔 한두 개로 시작하고, 익숙해지면 하나씩 늘리는 게 좋아요.",
+        ),
+        chat(
+            "습관 쌓기가 뭐야?",
+            "이미 하는 행동 바로 뒤에 새 행동을 붙이는 방법이에요. 커피 마신 뒤 물 한 컵처럼요.",
+        ),
+        chat(
+            "동기부여가 안 될 때는 어떡해?",
+            "의욕이 없을 땐 아주 작게 해도 괜찮아요. 1분만 해도 이어가는 거예요.",
+        ),
+        chat(
+            "좋은 아침!",
+            "좋은 아침이에요! 오늘도 작은 습관 하나 해 봐요.",
+        ),
+        chat("수고했어", "고마워요! 오늘도 수고 많으셨어요."),
+        chat("심심하다", "그럴 땐 가볍게 산책이나 스트레칭 어때요?"),
+        chat(
+            "ㅋㅋㅋ",
+            "즐거워 보여서 좋네요! 더 도와드릴 게 있으면 말해 주세요.",
+        ),
+        chat("ok", "네, 좋아요! 필요하면 언제든 불러 주세요."),
+        chat(
+            "주식 추천해줘",
+            "그건 제가 도와드릴 수 없어요. 습관에 대해서라면 언제든 물어보세요.",
+        ),
+        chat(
+            "맛집 알려줘",
+            "맛집은 잘 모르지만, 건강한 식습관은 도와드릴 수 있어요.",
+        ),
+        chat(
+            "이메일 좀 대신 써줘",
+            "그건 제가 할 수 없어요. 습관 만들기라면 도와드릴게요.",
+        ),
+        chat(
+            "지금 몇 시야?",
+            "시간은 알 수 없지만, 습관 기록은 도와드릴 수 있어요.",
+        ),
+        chat(
+            "잘 안 돼서 속상해",
+            "속상하셨겠어요. 조금씩이라도 이어가면 충분해요.",
         ),
     ]
 }
