@@ -17,8 +17,10 @@
 //!   alternative);
 //! - **right arguments** — cases whose calls match in tools *and* arguments;
 //! - **restraint** — cases needing no tool in which none was called;
-//! - **text after results** — cases with calls whose turn ended in the model's own words (not
-//!   the runtime's default answer);
+//! - **ended in text** — cases with calls whose turn ended in words, the model's or the
+//!   runtime's default answer (the tool's own sentence, or the words for a cancel or error);
+//! - **text after results** — cases with calls whose turn ended in the model's own words,
+//!   which passed the agent's checks (not the runtime's default answer);
 //! - median time to the first answer character and to the end of the turn, tool execution
 //!   included.
 //!
@@ -366,6 +368,7 @@ struct Tally {
     calls: usize,
     valid_calls: usize,
     with_calls: usize,
+    ended_in_text: usize,
     text_after: usize,
     errors: usize,
     first_text: Vec<Duration>,
@@ -398,6 +401,8 @@ impl Tally {
             .count();
         if !record.calls.is_empty() {
             self.with_calls += 1;
+            self.ended_in_text +=
+                usize::from(record.answer.trim().chars().any(char::is_alphanumeric));
             self.text_after += usize::from(
                 !record.default_answer && record.answer.trim().chars().any(char::is_alphanumeric),
             );
@@ -439,6 +444,12 @@ impl Tally {
             pct(self.restrained, self.none_cases),
             self.restrained,
             self.none_cases
+        );
+        println!(
+            "ended in text      {:5.1}%  ({}/{})",
+            pct(self.ended_in_text, self.with_calls),
+            self.ended_in_text,
+            self.with_calls
         );
         println!(
             "text after results {:5.1}%  ({}/{})",

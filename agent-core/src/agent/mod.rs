@@ -869,7 +869,7 @@ fn is_grounded(answer: &str, request: &str, seen: &str) -> bool {
     if !is_usable(answer) || squash(answer).chars().count() < MIN_ANSWER_CHARS {
         return false;
     }
-    if echoes(answer, request) || repeats(&squash(answer)) {
+    if echoes(answer, request) || repeats(&squash(answer)) || !ends_like_a_sentence(answer) {
         return false;
     }
     let numbers = |text: &str| -> Vec<String> {
@@ -880,6 +880,22 @@ fn is_grounded(answer: &str, request: &str, seen: &str) -> bool {
     };
     let known: Vec<String> = numbers(request).into_iter().chain(numbers(seen)).collect();
     numbers(answer).iter().all(|n| known.contains(n))
+}
+
+/// Hangul syllables a Korean sentence ends with when it has no final mark (`했어요`,
+/// `좋습니다`, `그렇죠`, `할까`, `좋네`).
+const SENTENCE_ENDINGS: &[char] = &['요', '다', '죠', '까', '네'];
+
+/// Whether `answer` ends as a sentence does: with a mark, an emoji or other symbol, or a
+/// Korean sentence ending. A small model cut off in the middle of copying a result ends
+/// on a bare word ("인테리어", "…25분 집중", "… · 만들 습관") — words, but no answer.
+fn ends_like_a_sentence(answer: &str) -> bool {
+    let last = answer
+        .trim_end()
+        .trim_end_matches(['"', '\'', ')', '’', '”'])
+        .chars()
+        .next_back();
+    last.is_some_and(|c| !c.is_alphanumeric() || SENTENCE_ENDINGS.contains(&c))
 }
 
 /// Whether `answer` repeats one of the conversation's earlier user messages ([`echoes`]).
@@ -1080,6 +1096,28 @@ mod tests {
             "걷기",
             "걷기"
         ));
+        for unfinished in [
+            "인테리어",
+            "25분 집중 블록, 매일 책 10쪽, 25분 집중",
+            "빌딩.휴대폰은 거실에서 충전 · 만들 습관",
+        ] {
+            assert!(
+                !is_grounded(unfinished, "집중", "25 10"),
+                "{unfinished:?} ends on a bare word"
+            );
+        }
+        for finished in [
+            "1번을 기록했어요",
+            "좋습니다",
+            "잘했어요 💪",
+            "'아침 10분 걷기'를 추가했어요.\"",
+            "계속할까",
+        ] {
+            assert!(
+                is_grounded(finished, "x", "1 10"),
+                "{finished:?} is a sentence"
+            );
+        }
         assert!(!is_grounded(
             "먹고 싶으면 5분 걷기. 먹고 싶으면 5분",
             "흡연 습관 바꾸기는 어떤 방법이에요?",
