@@ -228,6 +228,47 @@ fn a_requested_call_is_valid_and_its_forced_text_is_written_in_batches() {
 }
 
 #[test]
+fn a_copy_verified_in_batches_writes_the_same_call_as_one_token_at_a_time() {
+    let Some((backend, _guard)) = backend() else {
+        return;
+    };
+    let Some(path) = model_path() else {
+        return;
+    };
+    let mut stepwise_options = options();
+    stepwise_options.copy_drafts = false;
+    let stepwise = GemmaBackend::load(&path, stepwise_options).expect("loading the model again");
+    // Requests whose note is a longer stretch of their own words.
+    let requests = [
+        "'우유 두 개랑 계란 한 판 사기' 메모해줘",
+        "메모: 내일 아침 아홉 시에 치과 예약 전화하기",
+        "장보기 목록 정리하기 메모해줘",
+    ];
+    let mut kept = 0;
+    for request in requests {
+        let mut written = Vec::new();
+        for backend in [&backend, &stepwise] {
+            let mut session = notebook_session(backend, &[]);
+            let events = run(
+                &mut session,
+                call_request(request, "add_note", ValueSets::new()),
+            );
+            assert!(events.iter().all(Result::is_ok), "{events:?}");
+            written.push((calls(&events), session.stats().last_turn.sampler));
+        }
+        let (batched, stepwise) = (&written[0], &written[1]);
+        assert_eq!(
+            batched.0, stepwise.0,
+            "the same call either way for {request:?}"
+        );
+        assert_eq!(batched.0.len(), 1, "{batched:?}");
+        assert_eq!(stepwise.1.draft_tokens, 0, "{stepwise:?}");
+        kept += batched.1.draft_accepted;
+    }
+    assert!(kept > 0, "some copied text was verified in batches");
+}
+
+#[test]
 fn value_sets_restrict_what_the_model_may_write() {
     let Some((backend, _guard)) = backend() else {
         return;

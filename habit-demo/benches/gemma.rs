@@ -4,8 +4,8 @@
 //! 1. **calls** — for each of the six habit tools, one typical request asked the way the agent
 //!    asks it (`ToolChoice::Call` of that tool, the turn's value sets, the router's required
 //!    arguments), in the coach's session (its preamble and channels): the call's tokens (how
-//!    many of them forced), the wall time of writing it (name + arguments, with jump-forward),
-//!    the wall time of free-decoding as many tokens from the same context
+//!    many of them forced), the wall time of writing it (name + arguments, with jump-forward
+//!    and batched copies), the wall time of free-decoding as many tokens from the same context
 //!    ([`GemmaSession::free_decode`]), their ratio (target ≤ 0.6, never above 1) and the
 //!    effective tokens/s. Both times start once the input is evaluated; the inputs' own
 //!    evaluation is printed below the table. The value sets are in the provider's order, not
@@ -289,7 +289,7 @@ fn calls(runtime: &tokio::runtime::Runtime, path: &Path, settings: &Settings) {
 
     println!();
     println!(
-        "1. tool calls: constrained call (name + arguments, jump-forward) vs free decoding of as many tokens, same context"
+        "1. tool calls: constrained call (name + arguments, jump-forward, copies of the request verified in batches) vs free decoding of as many tokens, same context"
     );
     println!(
         "{:<19}{:>8}{:>8}{:>10}{:>10}{:>8}{:>11}{:>11}   verdict",
@@ -339,7 +339,7 @@ fn calls(runtime: &tokio::runtime::Runtime, path: &Path, settings: &Settings) {
         ms(free_input)
     );
     println!(
-        "calls written, with their input's tokens and the constrained sampler's paths (first pick / window / full vocabulary):"
+        "calls written, with their input's tokens and the constrained sampler's paths (first pick / window / full vocabulary; request tokens kept of those drafted):"
     );
     for row in rows.iter().filter(|r| r.error.is_none()) {
         let call = row.call.as_ref().map_or_else(
@@ -396,10 +396,12 @@ fn call_row(
                 row.tokens = stats.generated_tokens();
                 row.forced = stats.forced_tokens;
                 row.sampler = format!(
-                    "{} / {} / {}",
+                    "{} / {} / {}; drafts {}/{}",
                     stats.sampler.fast_accepts,
                     stats.sampler.window_passes,
-                    stats.sampler.full_vocabulary_passes
+                    stats.sampler.full_vocabulary_passes,
+                    stats.sampler.draft_accepted,
+                    stats.sampler.draft_tokens
                 );
                 row.call = Some(call);
                 call_times.push(stats.generation_time);

@@ -136,6 +136,53 @@ impl<'m> Conversation<'m> {
     }
 }
 
+impl Conversation<'_> {
+    /// Evaluates `tokens` (at most one batch) with logits for every position; returns the
+    /// batch index of the first one's. A failure breaks the conversation as in
+    /// [`append`](Self::append).
+    pub(crate) fn append_with_all_logits(
+        &mut self,
+        tokens: &[LlamaToken],
+    ) -> Result<i32, LlmError> {
+        let fits = usize::try_from(self.ctx.n_batch()).is_ok_and(|n| tokens.len() <= n);
+        if !fits || tokens.is_empty() || self.n_past + tokens.len() > self.capacity {
+            return Err(LlmError::Inference(
+                "draft does not fit one batch".to_owned(),
+            ));
+        }
+        self.batch.clear();
+        for (i, &token) in tokens.iter().enumerate() {
+            self.batch
+                .add(token, pos(self.n_past + i)?, &[CONVERSATION], true)
+                .map_err(|e| LlmError::Inference(format!("batch: {e}")))?;
+        }
+        if let Err(e) = self.ctx.decode(&mut self.batch) {
+            let error = LlmError::Inference(format!("llama_decode: {e}"));
+            self.broken = Some(format!(
+                "evaluation failed earlier ({error}); start a new conversation"
+            ));
+            return Err(error);
+        }
+        self.n_past += tokens.len();
+        Ok(0)
+    }
+
+    /// Forgets positions `from..` of the conversation (drafts that were not kept).
+    pub(crate) fn remove_from(&mut self, from: usize) -> Result<(), LlmError> {
+        let start = u32::try_from(from).ok();
+        if from < self.preamble_len || self.ctx.kv_cache_seq_rm(CONVERSATION, start, None).is_err()
+        {
+            self.broken =
+                Some("the KV cache could not be truncated; start a new conversation".to_owned());
+            return Err(LlmError::Inference(
+                "KV cache truncation refused".to_owned(),
+            ));
+        }
+        self.n_past = from;
+        Ok(())
+    }
+}
+
 /// Evaluates `tokens` into `seq` at positions `start..`, in chunks of the context's batch
 /// size, with logits for the last token only; returns that token's batch index.
 pub(crate) fn evaluate(

@@ -13,6 +13,17 @@
 //! The model writes that token itself, within the call's constraint, merged with what follows
 //! if it likes. A run that ends the call is written in full.
 //!
+//! **Copies verified in one batch.** Where the model does choose, it often copies the
+//! request — a habit's wording, a search word — token by token. When the two tokens just
+//! written also occur in the request, the tokens that follow them there are a *draft*: the
+//! ones the call's constraint admits are evaluated in one batch with logits for every
+//! position, and each is kept while it is the very token the sampler picks from the position
+//! before it (prompt-lookup decoding). The first that is not is replaced by the sampler's own
+//! pick, and the positions of the rest are removed from the KV cache. So every token written
+//! is the sampler's pick at its position, as one step at a time — up to rounding: llama.cpp's
+//! batched evaluation is not bit-identical to single steps (nor is a forced run's), so a
+//! near-tie between two tokens may fall the other way.
+//!
 //! Every step checks whether the turn's event stream was dropped: a cancelled turn stops
 //! within one token, including in the middle of a call, when nothing has been sent yet.
 
@@ -30,6 +41,18 @@ use crate::agent::{ChatEvent, LlmError};
 
 /// Longest forced run evaluated at once, in bytes.
 const MAX_FORCED: usize = 256;
+/// Most draft tokens verified in one batch.
+const MAX_DRAFT: usize = 4;
+
+/// What bounds and feeds one call.
+pub(crate) struct Limits<'a> {
+    /// Most tokens the call may take.
+    pub(crate) tokens: usize,
+    /// Whether forced text is tokenized with special tokens parsed.
+    pub(crate) parse_special: bool,
+    /// Tokens the call is likely to copy (the request's), for drafts.
+    pub(crate) drafts: &'a [LlamaToken],
+}
 
 /// A turn's event sender, checked for a dropped receiver at every token.
 pub(crate) struct Events {
@@ -152,10 +175,14 @@ pub(crate) fn call(
     sampler: &mut Sampler,
     program: &Program,
     start: Start,
+    limits: Limits<'_>,
     events: &Events,
-    limit: usize,
-    parse_special: bool,
 ) -> Result<(End, Generated), LlmError> {
+    let Limits {
+        tokens: limit,
+        parse_special,
+        drafts,
+    } = limits;
     let table = conversation.shared.tokens();
     let mut matcher = program.start();
     let mut out = Generated::default();
@@ -165,6 +192,8 @@ pub(crate) fn call(
     // A sampled token not evaluated yet: it goes into one batch with the forced run after it,
     // if there is one, which saves a decode per run.
     let mut carry: Option<LlamaToken> = None;
+    // The token written before the carried one, for finding where a copy is in the request.
+    let mut previous: Option<LlamaToken> = None;
     loop {
         if events.closed() {
             flush(conversation, &mut carry)?;
@@ -198,6 +227,7 @@ pub(crate) fn call(
                 out.forced += tokens.len();
                 sampler.counters.forced_runs += 1;
                 sampler.counters.forced_tokens += tokens.len();
+                previous = tokens.last().copied();
                 let batch: Vec<LlamaToken> = carry.take().into_iter().chain(tokens).collect();
                 if matcher.is_complete() && !matcher.can_continue() {
                     // The last token is evaluated with the next input, like a sampled one.
@@ -213,7 +243,37 @@ pub(crate) fn call(
             }
         }
         if let Some(token) = carry.take() {
-            idx = conversation.append(&[token])?;
+            let room = limit.saturating_sub(out.sampled + out.forced + 1);
+            let draft = draft_after(
+                [previous, Some(token)],
+                drafts,
+                &matcher,
+                table,
+                room.min(MAX_DRAFT),
+            );
+            if draft.is_empty() {
+                idx = conversation.append(&[token])?;
+                previous = Some(token);
+            } else {
+                let picked = verify(conversation, sampler, table, &mut matcher, token, &draft)?;
+                sampler.counters.draft_tokens += draft.len();
+                sampler.counters.draft_accepted += picked.accepted.len();
+                previous = picked.accepted.last().copied().or(Some(token));
+                for &kept in &picked.accepted {
+                    out.bytes.extend_from_slice(table.piece(kept));
+                    out.sampled += 1;
+                }
+                if matcher.is_complete() && !matcher.can_continue() {
+                    // Only possible when the whole draft was kept and ended the call: the
+                    // sampler's next pick would be end-of-call text nobody needs.
+                    conversation.remove_from(conversation.n_past() - 1)?;
+                    if let Some(&last) = picked.accepted.last() {
+                        conversation.pending.push(last);
+                    }
+                    return Ok((End::Finished, out));
+                }
+                next = Some(picked.next);
+            }
         }
         if out.sampled + out.forced >= limit {
             return Ok((End::TokenLimit, out));
@@ -245,6 +305,93 @@ pub(crate) fn call(
         }
         carry = Some(token);
     }
+}
+
+/// The request's tokens after the last place the two tokens just written occur in it, in
+/// that order, as far as the call's constraint admits them (at most `max`); empty when they
+/// do not occur there. Two, not one: a single token (a digit, a quote) is found in most
+/// requests without the call copying anything, and a draft nobody keeps costs a batch.
+fn draft_after(
+    last_two: [Option<LlamaToken>; 2],
+    drafts: &[LlamaToken],
+    matcher: &super::constrain::Matcher<'_>,
+    table: &super::model::TokenTable,
+    max: usize,
+) -> Vec<LlamaToken> {
+    let [Some(before), Some(token)] = last_two else {
+        return Vec::new();
+    };
+    let Some(at) = drafts
+        .windows(2)
+        .rposition(|pair| pair[0] == before && pair[1] == token)
+        .map(|i| i + 1)
+    else {
+        return Vec::new();
+    };
+    let mut probe = matcher.clone();
+    let mut draft = Vec::new();
+    for &next in drafts.iter().skip(at + 1).take(max) {
+        let piece = table.piece(next);
+        if piece.is_empty() || !probe.feed(piece) {
+            break;
+        }
+        draft.push(next);
+        if probe.is_complete() && !probe.can_continue() {
+            break;
+        }
+    }
+    draft
+}
+
+/// What a verified draft gave.
+struct Verified {
+    /// The draft's tokens kept, in order (fed to the matcher, evaluated, in the KV cache).
+    accepted: Vec<LlamaToken>,
+    /// The sampler's pick after them, not evaluated yet.
+    next: LlamaToken,
+}
+
+/// Evaluates `token` and `draft` in one batch with every position's logits, keeps the draft
+/// while each of its tokens is the sampler's pick from the position before it, and removes
+/// the rest from the KV cache. `matcher` ends after the kept tokens.
+fn verify(
+    conversation: &mut Conversation<'_>,
+    sampler: &mut Sampler,
+    table: &super::model::TokenTable,
+    matcher: &mut super::constrain::Matcher<'_>,
+    token: LlamaToken,
+    draft: &[LlamaToken],
+) -> Result<Verified, LlmError> {
+    let batch: Vec<LlamaToken> = std::iter::once(token)
+        .chain(draft.iter().copied())
+        .collect();
+    let first_row = conversation.append_with_all_logits(&batch)?;
+    let mut accepted = Vec::new();
+    let mut row = first_row;
+    let next = loop {
+        let pick = sampler.pick_call(&conversation.ctx, row, table, matcher)?;
+        match draft.get(accepted.len()) {
+            Some(&drafted) if drafted == pick => {
+                if !matcher.feed(table.piece(pick)) {
+                    return Err(LlmError::Inference(
+                        "a verified draft token left the call's syntax".to_owned(),
+                    ));
+                }
+                accepted.push(pick);
+                if matcher.is_complete() && !matcher.can_continue() {
+                    break pick;
+                }
+                row += 1;
+            }
+            _ => break pick,
+        }
+    };
+    // Positions after the kept tokens hold drafts that were not kept.
+    let kept_end = conversation.n_past() - (draft.len() - accepted.len());
+    if kept_end < conversation.n_past() {
+        conversation.remove_from(kept_end)?;
+    }
+    Ok(Verified { accepted, next })
 }
 
 /// Evaluates a carried sampled token, if there is one.

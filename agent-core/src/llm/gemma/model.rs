@@ -96,6 +96,10 @@ pub struct GemmaOptions {
     /// Where evaluated preambles are kept between processes (default: the user's cache
     /// directory).
     pub prefix_cache: PrefixCache,
+    /// Whether a call that copies the request has the request's next tokens verified in one
+    /// batch rather than written one evaluation each (default `true`; the call written is
+    /// the same either way but for rounding in near-ties).
+    pub copy_drafts: bool,
 }
 
 impl Default for GemmaOptions {
@@ -112,6 +116,7 @@ impl Default for GemmaOptions {
             value_hints: 8,
             preamble_examples: 2,
             prefix_cache: PrefixCache::default(),
+            copy_drafts: true,
         }
     }
 }

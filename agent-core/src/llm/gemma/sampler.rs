@@ -42,6 +42,10 @@ pub struct SamplerCounters {
     pub forced_runs: usize,
     /// Tokens in those runs.
     pub forced_tokens: usize,
+    /// Tokens of the request verified as drafts of a copy.
+    pub draft_tokens: usize,
+    /// Of those, the ones kept.
+    pub draft_accepted: usize,
 }
 
 /// Picks tokens for one session.

@@ -208,7 +208,7 @@ impl<'m> Session<'m> {
                 options.max_text_tokens,
             )?,
             Steering::Call { tools, program } => {
-                self.write_call(&tools, &program, start, events)?
+                self.write_call(&tools, &program, start, &request.quote, events)?
             }
             Steering::Auto { tools, program } => {
                 let first = self.sampler.pick_text(&self.conversation.ctx, idx);
@@ -221,7 +221,7 @@ impl<'m> Session<'m> {
                 };
                 if starts_call {
                     turn.constrained = true;
-                    self.write_call(&tools, &program, start, events)?
+                    self.write_call(&tools, &program, start, &request.quote, events)?
                 } else {
                     decode::text(
                         &mut self.conversation,
@@ -334,19 +334,29 @@ impl<'m> Session<'m> {
         tools: &[ToolDeclaration],
         program: &Program,
         start: Start,
+        quote: &str,
         events: &Events,
     ) -> Result<(End, decode::Generated), LlmError> {
         let format = self.shared.format.format();
         let limit = self.shared.options.max_call_tokens;
         let parse_special = self.shared.format == PromptFormat::FunctionGemma;
+        // What a call copies from is the request: its tokens are the drafts.
+        let drafts = if self.shared.options.copy_drafts {
+            self.shared.tokenize_text(quote, false)
+        } else {
+            Vec::new()
+        };
         let (end, generated) = decode::call(
             &mut self.conversation,
             &mut self.sampler,
             program,
             start,
+            decode::Limits {
+                tokens: limit,
+                parse_special,
+                drafts: &drafts,
+            },
             events,
-            limit,
-            parse_special,
         )?;
         match end {
             End::Finished => {
