@@ -134,9 +134,7 @@ impl<'m> Conversation<'m> {
             }
         }
     }
-}
 
-impl Conversation<'_> {
     /// Evaluates `tokens` (at most one batch) with logits for every position; returns the
     /// batch index of the first one's. A failure breaks the conversation as in
     /// [`append`](Self::append).

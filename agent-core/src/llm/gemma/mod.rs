@@ -16,8 +16,8 @@ the feature for `GemmaBackend`, which loads a GGUF and starts sessions the agent
 //!
 //! Each turn writes what the agent asked for: one
 //! call of a given tool, constrained to its schema and this turn's allowed values, with every
-//! forced stretch evaluated in one batch; or free text; and it can score a request for the
-//! tool-choice stage.
+//! forced stretch evaluated in one batch, and the request's words a call copies verified in
+//! one batch too; or free text; and it can score a request for the tool-choice stage.
 //!
 //! | file | owns |
 //! | --- | --- |
@@ -29,7 +29,7 @@ the feature for `GemmaBackend`, which loads a GGUF and starts sessions the agent
 //! | `conversation.rs` | the conversation's KV state, with its single reset |
 //! | `prefix.rs` | prefixes (preamble, channels) evaluated once: memory and file caches |
 //! | `steering.rs` | what a turn may write, from its tool choice and value sets |
-//! | `decode.rs` | the generation loops: calls with jump-forward, text |
+//! | `decode.rs` | the generation loops: calls with jump-forward and batched copies, text |
 //! | `sampler.rs` | token choice: free, or within a constraint |
 //! | `threads.rs` | the thread count, and the load probe that picks it |
 //! | `scoring.rs` | channel scoring for tool choice |
