@@ -337,11 +337,38 @@ struct Verdict {
     error: Option<String>,
 }
 
+/// Whether `tools`, in order, are the tools of one of the case's expected call sequences.
+fn right_tools<S: AsRef<str>>(case: &Case, tools: &[S]) -> bool {
+    case.expectations.iter().any(|expected| {
+        expected.len() == tools.len()
+            && expected
+                .iter()
+                .zip(tools)
+                .all(|(e, t)| e.tool == t.as_ref())
+    })
+}
+
+/// The lexical router's training texts, as the chooser builds them: every example's request
+/// (weight 1), every tool's label (weight 0.5).
+fn router_texts(registry: &Registry) -> Vec<(String, Vec<String>, f32)> {
+    let mut texts: Vec<(String, Vec<String>, f32)> = registry
+        .examples()
+        .map(|e| {
+            let plan = e.plan().into_iter().map(str::to_owned).collect();
+            (e.request().to_owned(), plan, 1.0)
+        })
+        .collect();
+    texts.extend(
+        registry
+            .tools()
+            .map(|t| (t.label().to_owned(), vec![t.name().to_owned()], 0.5)),
+    );
+    texts
+}
+
 fn judge(case: &Case, record: &Record, error: Option<String>) -> Verdict {
     let names: Vec<&str> = record.calls.iter().map(|(n, _)| n.as_str()).collect();
-    let tool_ok = case.expectations.iter().any(|expected| {
-        expected.len() == names.len() && expected.iter().zip(&names).all(|(e, n)| e.tool == *n)
-    });
+    let tool_ok = right_tools(case, &names);
     let args_ok = case.expectations.iter().any(|expected| {
         expected.len() == record.calls.len()
             && expected.iter().zip(&record.calls).all(|(e, (name, args))| {
@@ -504,11 +531,7 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
         cases.len(),
         started.elapsed().as_secs_f64()
     );
-    let judge_plan = |case: &Case, plan: &[String]| {
-        case.expectations.iter().any(|expected| {
-            expected.len() == plan.len() && expected.iter().zip(plan).all(|(e, p)| e.tool == *p)
-        })
-    };
+    let judge_plan = |case: &Case, plan: &[String]| right_tools(case, plan);
     let mut rows = Vec::new();
     for strategy in [Strategy::Router, Strategy::Channels] {
         let chooser = base.clone().with_strategy(strategy);
@@ -601,24 +624,7 @@ fn embed_probe(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
                 .unwrap_or_default()
         })
         .collect();
-    // The lexical router's training texts: every example's request, every tool's label.
-    let mut train: Vec<(String, Vec<String>, f32)> = registry
-        .examples()
-        .map(|e| {
-            let plan = e.plan().into_iter().map(str::to_owned).collect();
-            (e.request().to_owned(), plan, 1.0)
-        })
-        .collect();
-    train.extend(
-        registry
-            .tools()
-            .map(|t| (t.label().to_owned(), vec![t.name().to_owned()], 0.5)),
-    );
-    let right_plan = |case: &Case, plan: &[String]| {
-        case.expectations.iter().any(|expected| {
-            expected.len() == plan.len() && expected.iter().zip(plan).all(|(e, p)| e.tool == *p)
-        })
-    };
+    let train = router_texts(&registry);
     for template in EMBED_TEMPLATES {
         let render = |text: &str| template.replace("{}", text);
         let started = Instant::now();
@@ -672,11 +678,11 @@ fn embed_probe(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
                     }
                     ranked.sort_by(|a, b| b.score.total_cmp(&a.score));
                     let alone = ranked.first().map(|r| r.plan.clone()).unwrap_or_default();
-                    right[0] += usize::from(right_plan(case, &alone));
+                    right[0] += usize::from(right_tools(case, &alone));
                     let wanted = chooser.channels_to_score(&ranked);
                     let picked: Vec<f32> = wanted.iter().map(|&i| scores[i]).collect();
                     let combined = chooser.decide(ranked, &wanted, Some(&picked)).plan;
-                    right[1] += usize::from(right_plan(case, &combined));
+                    right[1] += usize::from(right_tools(case, &combined));
                 }
             }
             let row: Vec<String> = EMBED_WEIGHTS
@@ -736,9 +742,7 @@ fn router_only(cases: &[Case], args: &Args) {
             .first()
             .map(|r| r.plan.iter().map(String::as_str).collect())
             .unwrap_or_default();
-        let ok = case.expectations.iter().any(|expected| {
-            expected.len() == plan.len() && expected.iter().zip(&plan).all(|(e, p)| e.tool == *p)
-        });
+        let ok = right_tools(case, &plan);
         right += usize::from(ok);
         if !args.quiet && args.split == "dev" {
             let top: Vec<String> = ranked
@@ -773,28 +777,14 @@ fn router_cv(cases: &[Case], args: &Args, folds: usize) {
     }
     let folds = folds.clamp(2, cases.len().max(2));
     let registry = seeded_registry();
-    let mut base: Vec<(String, Vec<String>, f32)> = registry
-        .examples()
-        .map(|e| {
-            (
-                e.request().to_owned(),
-                e.plan().into_iter().map(str::to_owned).collect(),
-                1.0,
-            )
-        })
-        .collect();
-    for tool in registry.tools() {
-        base.push((tool.label().to_owned(), vec![tool.name().to_owned()], 0.5));
-    }
+    let base = router_texts(&registry);
     let right = |router: &agent_core::choice::Router, case: &Case| {
         let plan: Vec<String> = router
             .rank(&case.request)
             .first()
             .map(|r| r.plan.clone())
             .unwrap_or_default();
-        case.expectations.iter().any(|expected| {
-            expected.len() == plan.len() && expected.iter().zip(&plan).all(|(e, p)| e.tool == *p)
-        })
+        right_tools(case, &plan)
     };
     let train = |texts: &[(String, Vec<String>, f32)]| {
         agent_core::choice::Router::train(texts.iter().map(|(t, p, w)| (t.as_str(), p.clone(), *w)))

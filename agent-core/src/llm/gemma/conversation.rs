@@ -120,19 +120,7 @@ impl<'m> Conversation<'m> {
                 capacity: self.capacity,
             });
         }
-        let start = self.n_past;
-        match evaluate(&mut self.ctx, &mut self.batch, CONVERSATION, start, tokens) {
-            Ok(index) => {
-                self.n_past += tokens.len();
-                Ok(index)
-            }
-            Err(error) => {
-                self.broken = Some(format!(
-                    "evaluation failed earlier ({error}); start a new conversation"
-                ));
-                Err(error)
-            }
-        }
+        self.evaluate_next(tokens, Logits::Last)
     }
 
     /// Evaluates `tokens` (at most one batch) with logits for every position; returns the
@@ -148,21 +136,32 @@ impl<'m> Conversation<'m> {
                 "draft does not fit one batch".to_owned(),
             ));
         }
-        self.batch.clear();
-        for (i, &token) in tokens.iter().enumerate() {
-            self.batch
-                .add(token, pos(self.n_past + i)?, &[CONVERSATION], true)
-                .map_err(|e| LlmError::Inference(format!("batch: {e}")))?;
+        // One batch: its rows are the tokens, from 0.
+        self.evaluate_next(tokens, Logits::All).map(|_| 0)
+    }
+
+    /// Evaluates `tokens` after the conversation; a failure breaks it.
+    fn evaluate_next(&mut self, tokens: &[LlamaToken], logits: Logits) -> Result<i32, LlmError> {
+        let start = self.n_past;
+        match evaluate(
+            &mut self.ctx,
+            &mut self.batch,
+            CONVERSATION,
+            start,
+            tokens,
+            logits,
+        ) {
+            Ok(index) => {
+                self.n_past += tokens.len();
+                Ok(index)
+            }
+            Err(error) => {
+                self.broken = Some(format!(
+                    "evaluation failed earlier ({error}); start a new conversation"
+                ));
+                Err(error)
+            }
         }
-        if let Err(e) = self.ctx.decode(&mut self.batch) {
-            let error = LlmError::Inference(format!("llama_decode: {e}"));
-            self.broken = Some(format!(
-                "evaluation failed earlier ({error}); start a new conversation"
-            ));
-            return Err(error);
-        }
-        self.n_past += tokens.len();
-        Ok(0)
     }
 
     /// Forgets positions `from..` of the conversation (drafts that were not kept).
@@ -181,14 +180,25 @@ impl<'m> Conversation<'m> {
     }
 }
 
+/// Which positions of an evaluation get logits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Logits {
+    /// The last token's only.
+    Last,
+    /// Every token's (verifying drafts).
+    All,
+}
+
 /// Evaluates `tokens` into `seq` at positions `start..`, in chunks of the context's batch
-/// size, with logits for the last token only; returns that token's batch index.
+/// size, with logits for the last token (or, with [`Logits::All`], every token); returns the
+/// last token's batch index.
 pub(crate) fn evaluate(
     ctx: &mut LlamaContext<'_>,
     batch: &mut LlamaBatch<'_>,
     seq: i32,
     start: usize,
     tokens: &[LlamaToken],
+    logits: Logits,
 ) -> Result<i32, LlmError> {
     // llama.cpp may lower the batch size it was asked for (never above the context).
     let chunk_size = usize::try_from(ctx.n_batch().max(1)).unwrap_or(512);
@@ -199,7 +209,7 @@ pub(crate) fn evaluate(
     for (n, chunk) in chunks.enumerate() {
         batch.clear();
         for (i, &token) in chunk.iter().enumerate() {
-            let wants_logits = n + 1 == count && i + 1 == chunk.len();
+            let wants_logits = logits == Logits::All || (n + 1 == count && i + 1 == chunk.len());
             batch
                 .add(token, pos(position + i)?, &[seq], wants_logits)
                 .map_err(|e| LlmError::Inference(format!("batch: {e}")))?;

@@ -23,7 +23,7 @@ use llama_cpp_2::context::session::LlamaStateSeqFlags;
 use llama_cpp_2::llama_batch::LlamaBatch;
 use llama_cpp_2::token::LlamaToken;
 
-use super::conversation::evaluate;
+use super::conversation::{Logits, evaluate};
 use super::hash::Fnv64;
 use super::model::{LLAMA_CPP, Shared};
 use crate::agent::LlmError;
@@ -82,7 +82,7 @@ pub(crate) fn load(
         clear(ctx, seq);
         paths.remove();
     }
-    evaluate(ctx, batch, seq, 0, tokens)?;
+    evaluate(ctx, batch, seq, 0, tokens, Logits::Last)?;
     remember(shared, ctx, seq, key);
     if let Some(dir) = &dir {
         // A cache that cannot be written only costs the next process the evaluation.
