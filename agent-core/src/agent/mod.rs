@@ -346,7 +346,7 @@ impl<S: ChatSession> Agent<S> {
     async fn run(&mut self, text: &str) -> Result<String, AgentError> {
         let current = self.dispatcher.values_for(text);
         let mut values = current.clone();
-        rank_values(&mut values, self.chooser.router(), text);
+        rank_values(&mut values, self.chooser.router(), text, None);
         let mut values = Arc::new(values);
         if self.chooser.strategy() == Strategy::Model {
             return self.model_decides(text, values).await;
@@ -360,20 +360,21 @@ impl<S: ChatSession> Agent<S> {
             if let TurnInput::Results(results) = &input {
                 // A later step's values are judged by the request and what came back so far:
                 // the id to add is the one the search just found.
-                let mut context = text.to_owned();
+                let mut context = String::new();
                 for result in results {
-                    context.push(' ');
                     context.push_str(&result.result.to_string());
+                    context.push('\n');
                 }
                 let mut ranked = current.clone();
-                rank_values(&mut ranked, self.chooser.router(), &context);
+                rank_values(&mut ranked, self.chooser.router(), text, Some(&context));
+                demote_written(&mut ranked, &turn.written);
                 values = Arc::new(ranked);
             }
             let request = TurnRequest {
                 input,
                 tool_choice: ToolChoice::Call(vec![tool.clone()]),
                 values: Arc::clone(&values),
-                require: decision.arguments.get(step).cloned().unwrap_or_default(),
+                require: self.required(tool, decision.arguments.get(step), &current),
                 quote: text.to_owned(),
                 examples: Vec::new(),
             };
@@ -401,6 +402,25 @@ impl<S: ChatSession> Agent<S> {
             _ => Vec::new(),
         };
         self.answer(input, text, &values, shots, &mut turn).await
+    }
+
+    /// The arguments a call of `tool` must write: those the nearest example wrote, and the
+    /// optional ones whose value the person said (see `tool::values::said`).
+    fn required(
+        &self,
+        tool: &str,
+        nearest: Option<&Vec<String>>,
+        values: &ValueSets,
+    ) -> Vec<String> {
+        let mut require = nearest.cloned().unwrap_or_default();
+        if let (Some(definition), Some(params)) = (self.dispatcher.get(tool), values.get(tool)) {
+            for name in crate::tool::values::said(definition, params) {
+                if !require.contains(&name) {
+                    require.push(name);
+                }
+            }
+        }
+        require
     }
 
     /// The tool-choice stage: the router, and the session's channel scores where they
@@ -586,6 +606,7 @@ impl<S: ChatSession> Agent<S> {
                 });
             }
             let call_id = self.announce(&call);
+            turn.written.push((call.name.clone(), call.args.clone()));
             let key = CallHistory::key(&call);
             let result = if turn.history.is_repeat(&key) {
                 ToolResult::error(
@@ -698,32 +719,122 @@ const CLEAR_MATCH: f32 = 1.5;
 /// The least similarity (0 to 1) that can be a clear match: below it the ranking is noise.
 const CLEAR_MATCH_MIN: f32 = 0.15;
 
-/// Orders every parameter's values by how much their labels (and the values themselves) look
-/// like the request, most alike first — so a backend that can show only a few shows the ones
-/// the request is probably about. Equally alike values keep the provider's order.
-fn rank_values(values: &mut ValueSets, router: &crate::choice::Router, text: &str) {
+/// Orders every parameter's values by how much their labels (and words, and the values
+/// themselves) look like the `request`, most alike first, so a backend that can show only a
+/// few shows the ones the request is probably about. Numbers the request writes that are
+/// values come first, in the order written ("2번이랑 3번"); in a later step, text values the
+/// results so far contain (`results`, their JSON) come before those they do not — the id to
+/// add is one the search just found. Equally alike values keep the provider's order.
+///
+/// A value the request names clearly is left alone, so the model cannot pick another (it
+/// would otherwise pick by what it likes to write): one far more alike than the runner-up —
+/// among all values, or among those the results contain — or, failing that, the only value
+/// the request writes as a number ("목록 보여주고 2번 연속 기록도" means habit 2 after a
+/// list of every habit).
+fn rank_values(
+    values: &mut ValueSets,
+    router: &crate::choice::Router,
+    request: &str,
+    results: Option<&str>,
+) {
     for params in values.values_mut() {
         for choices in params.values_mut() {
-            let mut scored: Vec<(f32, crate::tool::ValueChoice)> = choices
-                .drain(..)
-                .map(|choice| {
-                    let shown = match &choice.value {
-                        Value::String(s) => format!("{s} {}", choice.label),
-                        other => format!("{other} {}", choice.label),
-                    };
-                    (router.similarity(text, &shown), choice)
+            let scores: Vec<f32> = choices
+                .iter()
+                .map(|choice| router.similarity(request, &choice.text()))
+                .collect();
+            let found: Vec<bool> = choices
+                .iter()
+                .map(|choice| match (&choice.value, results) {
+                    (Value::String(text), Some(results)) => {
+                        results.contains(&Value::String(text.clone()).to_string())
+                    }
+                    _ => false,
                 })
                 .collect();
-            scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-            // A value the request names far more clearly than any other is the one meant:
-            // the model is left no other (it would otherwise pick by what it likes to write).
-            if let [(best, _), (second, _), ..] = scored.as_slice()
-                && *best >= CLEAR_MATCH_MIN
-                && *best >= CLEAR_MATCH * *second
-            {
-                scored.truncate(1);
-            }
-            choices.extend(scored.into_iter().map(|(_, c)| c));
+            let written = numbers_written(request, choices);
+            let mut order: Vec<usize> = (0..choices.len())
+                .filter(|i| !written.contains(i))
+                .collect();
+            order.sort_by(|&a, &b| {
+                found[b]
+                    .cmp(&found[a])
+                    .then(scores[b].total_cmp(&scores[a]))
+            });
+            let among_found: Vec<usize> = order.iter().copied().filter(|&i| found[i]).collect();
+            let mut by_score = order.clone();
+            by_score.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
+            let clear = clear_best(&by_score, &scores)
+                .or_else(|| clear_best(&among_found, &scores))
+                .or(match written.as_slice() {
+                    [only] => Some(*only),
+                    _ => None,
+                });
+            let order: Vec<usize> = match clear {
+                Some(i) => vec![i],
+                None => written.into_iter().chain(order).collect(),
+            };
+            let mut taken: Vec<Option<crate::tool::ValueChoice>> =
+                choices.drain(..).map(Some).collect();
+            choices.extend(
+                order
+                    .into_iter()
+                    .filter_map(|i| taken.get_mut(i).and_then(Option::take)),
+            );
+        }
+    }
+}
+
+/// The first of `order` (indices into `scores`, best first) if it is far more alike than
+/// the runner-up.
+fn clear_best(order: &[usize], scores: &[f32]) -> Option<usize> {
+    match order {
+        [best, second, ..]
+            if scores[*best] >= CLEAR_MATCH_MIN
+                && scores[*best] >= CLEAR_MATCH * scores[*second] =>
+        {
+            Some(*best)
+        }
+        _ => None,
+    }
+}
+
+/// The choices with a number for a value that `text` writes as a number of its own, in the
+/// order written.
+fn numbers_written(text: &str, choices: &[crate::tool::ValueChoice]) -> Vec<usize> {
+    let mut found = Vec::new();
+    for run in text
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|run| !run.is_empty())
+    {
+        let hit = choices
+            .iter()
+            .position(|c| c.value.is_number() && c.value.to_string() == run);
+        if let Some(i) = hit
+            && !found.contains(&i)
+        {
+            found.push(i);
+        }
+    }
+    found
+}
+
+/// Moves the values earlier calls of this turn wrote for the same tool and parameter behind
+/// the others, so the second of two calls of one tool ("2번이랑 3번 둘 다") is not the first
+/// again. A value that is the only one left stays.
+fn demote_written(values: &mut ValueSets, written: &[(String, Value)]) {
+    for (tool, args) in written {
+        let Some(params) = values.get_mut(tool) else {
+            continue;
+        };
+        for (param, choices) in params.iter_mut() {
+            let Some(used) = args.get(param) else {
+                continue;
+            };
+            let (again, fresh): (Vec<_>, Vec<_>) =
+                choices.drain(..).partition(|c| c.value == *used);
+            choices.extend(fresh);
+            choices.extend(again);
         }
     }
 }
@@ -813,6 +924,8 @@ struct Turn {
     seen: String,
     /// The model's closing answer when it was not good enough to show.
     held_back: Option<String>,
+    /// Every call written so far (tool, arguments), run or not.
+    written: Vec<(String, Value)>,
 }
 
 impl Turn {
@@ -825,6 +938,7 @@ impl Turn {
             reply: None,
             seen: String::new(),
             held_back: None,
+            written: Vec::new(),
         }
     }
 
@@ -1005,6 +1119,85 @@ fn canonical_json(value: &Value, out: &mut String) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn habits() -> ValueSets {
+        let choices = vec![
+            crate::tool::ValueChoice::new(1, "아침 커피 후 10분 걷기").with_words(["산책"]),
+            crate::tool::ValueChoice::new(2, "자기 전 책 10쪽 읽기").with_words(["독서"]),
+            crate::tool::ValueChoice::new(3, "밤 9시 이후 보리차 마시기"),
+        ];
+        let params = std::iter::once(("habit_id".to_owned(), choices)).collect();
+        std::iter::once(("log".to_owned(), params)).collect()
+    }
+
+    fn ranked(request: &str, results: Option<&str>, written: &[(String, Value)]) -> Vec<Value> {
+        let router = crate::choice::Router::train([
+            ("1번 오늘 했어", vec!["log".to_owned()], 1.0),
+            ("안녕", Vec::new(), 1.0),
+        ]);
+        let mut values = habits();
+        rank_values(&mut values, &router, request, results);
+        demote_written(&mut values, written);
+        values["log"]["habit_id"]
+            .iter()
+            .map(|c| c.value.clone())
+            .collect()
+    }
+
+    #[test]
+    fn values_the_request_names_come_first() {
+        assert_eq!(
+            ranked("독서 며칠째야?", None, &[])[0],
+            json!(2),
+            "by a word: first"
+        );
+        assert_eq!(
+            ranked("보리차 마셨어", None, &[]),
+            [json!(3)],
+            "by the label"
+        );
+        assert_eq!(
+            ranked(
+                "목록 보여주고 2번 연속 기록도",
+                Some(r#"{"items":[1,2,3]}"#),
+                &[]
+            ),
+            [json!(2)],
+            "by the only number that is a value, whatever the results show"
+        );
+        assert_eq!(
+            ranked("오늘 3번이랑 1번 했어", None, &[]),
+            [json!(3), json!(1), json!(2)],
+            "two numbers: first as written"
+        );
+        let first = [("log".to_owned(), json!({"habit_id": 3}))];
+        assert_eq!(
+            ranked("오늘 3번이랑 1번 했어", None, &first),
+            [json!(1), json!(2), json!(3)],
+            "the second call does not write the first one's value again"
+        );
+    }
+
+    #[test]
+    fn a_later_step_prefers_what_the_results_contain() {
+        let router = crate::choice::Router::train([("물 찾아줘", vec!["q".to_owned()], 1.0)]);
+        let choices = ["a.walk", "b.water", "c.tea"]
+            .map(|id| crate::tool::ValueChoice::new(id, "습관"))
+            .to_vec();
+        let params = std::iter::once(("id".to_owned(), choices)).collect();
+        let mut values: ValueSets = std::iter::once(("q".to_owned(), params)).collect();
+        rank_values(
+            &mut values,
+            &router,
+            "자세히 알려줘",
+            Some(r#"{"items":[{"id":"c.tea"},{"id":"b.water"}]}"#),
+        );
+        let order: Vec<&Value> = values["q"]["id"].iter().map(|c| &c.value).collect();
+        assert_eq!(
+            order,
+            [&json!("b.water"), &json!("c.tea"), &json!("a.walk")]
+        );
+    }
 
     #[test]
     fn canonical_json_ignores_key_order() {

@@ -31,6 +31,11 @@ pub struct ValueChoice {
     /// A short description (`"아침 커피 후 10분 걷기"`), shown to the model and to the person
     /// confirming a call.
     pub label: String,
+    /// Other words a person may use for the value, shown to no one: a request that says one
+    /// of them is about this value (`독서` for a habit written "자기 전 책 10쪽 읽기", `못 했`
+    /// for a day not done). See [`ValueChoice::with_words`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub words: Vec<String>,
 }
 
 impl ValueChoice {
@@ -39,7 +44,34 @@ impl ValueChoice {
         Self {
             value: value.into(),
             label: label.into(),
+            words: Vec::new(),
         }
+    }
+
+    /// The value with other `words` people use for it. They count as the label's words do
+    /// when the runtime judges which value a request is about — for a
+    /// [`from_request`](crate::ToolDefinitionBuilder::from_request) parameter (mentioned or
+    /// not) and for ranking any parameter's values — without lengthening the label the
+    /// model and the confirmation dialog show. Where one value's word contains another's at
+    /// the same place in a request, the longer one is meant: a request saying "못 했어"
+    /// mentions the value with the word `못 했`, not the one with `했`.
+    #[must_use]
+    pub fn with_words<W: Into<String>>(mut self, words: impl IntoIterator<Item = W>) -> Self {
+        self.words.extend(words.into_iter().map(Into::into));
+        self
+    }
+
+    /// The text the value is compared with: the value (if a string), its label and words.
+    pub(crate) fn text(&self) -> String {
+        let mut text = match &self.value {
+            Value::String(s) => format!("{s} {}", self.label),
+            other => format!("{other} {}", self.label),
+        };
+        for word in &self.words {
+            text.push(' ');
+            text.push_str(word);
+        }
+        text
     }
 }
 
@@ -168,10 +200,11 @@ pub(crate) fn keep_mentioned(
         let prop = schema.get("properties").and_then(|p| p.get(param));
         let is_required = required.contains(&param.as_str());
         if let Some(choices) = params.get_mut(param) {
+            let said = mentioned(&request, choices);
             let kept: Vec<ValueChoice> = choices
                 .iter()
-                .filter(|c| mentions(&request, c))
-                .cloned()
+                .zip(said)
+                .filter_map(|(c, said)| said.then(|| c.clone()))
                 .collect();
             if !kept.is_empty() || !is_required {
                 *choices = kept;
@@ -185,42 +218,95 @@ pub(crate) fn keep_mentioned(
     }
 }
 
-/// Whether the (lowercased) request mentions `choice`: its value, or a word of its label
-/// that is not only digits.
-fn mentions(request: &str, choice: &ValueChoice) -> bool {
-    let value = match &choice.value {
-        Value::String(text) => text.to_lowercase(),
-        other => other.to_string(),
-    };
-    let by_value = match &choice.value {
-        Value::String(_) => contains_term(request, &value),
-        _ => digit_runs(request).any(|n| n == value),
-    };
-    by_value
-        || choice
-            .label
-            .to_lowercase()
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|word| !word.chars().all(|c| c.is_ascii_digit()))
-            .any(|word| contains_term(request, word))
+/// The optional parameters of `tool` whose value the request said, judged from this turn's
+/// narrowed `params` (see [`keep_mentioned`]): `from_request` parameters with a value
+/// provider that kept a value. The person said "어제", so the call writes `date:
+/// "yesterday"` rather than leaving it out and meaning today; they said "수면", so the search
+/// names it. Integers are left to the model: a number in a request is as often a dose ("10분
+/// 걷기") as a count ("3개만").
+pub(crate) fn said(
+    tool: &super::ToolDefinition,
+    params: &std::collections::BTreeMap<String, Vec<ValueChoice>>,
+) -> Vec<String> {
+    tool.from_request
+        .iter()
+        .filter(|param| tool.values.iter().any(|(name, _)| name == *param))
+        .filter(|param| params.get(*param).is_some_and(|kept| !kept.is_empty()))
+        .filter(|param| {
+            !tool
+                .parameters()
+                .get("required")
+                .and_then(Value::as_array)
+                .is_some_and(|names| names.iter().any(|n| n == param.as_str()))
+        })
+        .cloned()
+        .collect()
 }
 
-/// Whether `term` occurs in `text`. Where the term begins or ends with an ASCII letter or
-/// digit, the text must not continue it there (`rest` is not in "interest"); Korean terms
-/// match inside words, so "수면을" contains `수면`.
-fn contains_term(text: &str, term: &str) -> bool {
-    if term.is_empty() {
-        return false;
+/// Which of `choices` the (lowercased) request mentions: by the value itself, or by a word
+/// of its label or one of its [`words`](ValueChoice::words) (words of digits alone do not
+/// count). Where a word of one value lies inside a longer word of another at the same place
+/// ("했" inside "못 했"), only the longer one is mentioned there.
+pub(crate) fn mentioned(request: &str, choices: &[ValueChoice]) -> Vec<bool> {
+    let spans: Vec<Vec<(usize, usize)>> = choices.iter().map(|c| spans(request, c)).collect();
+    spans
+        .iter()
+        .enumerate()
+        .map(|(i, own)| {
+            own.iter().any(|&(start, end)| {
+                !spans.iter().enumerate().any(|(j, other)| {
+                    j != i
+                        && other
+                            .iter()
+                            .any(|&(s, e)| s <= start && end <= e && e - s > end - start)
+                })
+            })
+        })
+        .collect()
+}
+
+/// Where in the (lowercased) request `choice` is mentioned, as byte ranges.
+fn spans(request: &str, choice: &ValueChoice) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    match &choice.value {
+        Value::String(text) => out.extend(term_spans(request, &text.to_lowercase())),
+        other => {
+            let value = other.to_string();
+            out.extend(
+                digit_spans(request)
+                    .filter(|&(s, e)| request[s..e] == value)
+                    .collect::<Vec<_>>(),
+            );
+        }
     }
+    let label = choice.label.to_lowercase();
+    let words = label
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_owned)
+        .chain(choice.words.iter().map(|w| w.trim().to_lowercase()))
+        .filter(|word| !word.chars().all(|c| c.is_ascii_digit()));
+    for word in words {
+        out.extend(term_spans(request, &word));
+    }
+    out
+}
+
+/// Where `term` occurs in `text`, as byte ranges. Where the term begins or ends with an
+/// ASCII letter or digit, the text must not continue it there (`rest` is not in
+/// "interest"); Korean terms match inside words, so "수면을" contains `수면`.
+fn term_spans<'a>(text: &'a str, term: &'a str) -> impl Iterator<Item = (usize, usize)> + 'a {
     let ascii_word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
     let (first, last) = (term.chars().next(), term.chars().next_back());
-    text.match_indices(term).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
-        let after = text[at + term.len()..].chars().next();
-        let glued_before = ascii_word(first) && ascii_word(before);
-        let glued_after = ascii_word(last) && ascii_word(after);
-        !glued_before && !glued_after
-    })
+    text.match_indices(term)
+        .filter(move |_| !term.is_empty())
+        .filter(move |(at, _)| {
+            let before = text[..*at].chars().next_back();
+            let after = text[at + term.len()..].chars().next();
+            let glued_before = ascii_word(first) && ascii_word(before);
+            let glued_after = ascii_word(last) && ascii_word(after);
+            !glued_before && !glued_after
+        })
+        .map(move |(at, _)| (at, at + term.len()))
 }
 
 fn is_integer(prop: &Value) -> bool {
@@ -251,8 +337,25 @@ fn numbers_within(request: &str, prop: Option<&Value>) -> Vec<ValueChoice> {
 
 /// The runs of ASCII digits in `text`.
 fn digit_runs(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !c.is_ascii_digit())
-        .filter(|run| !run.is_empty())
+    digit_spans(text).map(|(s, e)| &text[s..e])
+}
+
+/// Where the runs of ASCII digits in `text` are, as byte ranges.
+fn digit_spans(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut start = None;
+    text.char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+        .filter_map(move |(at, c)| match (c.is_ascii_digit(), start) {
+            (true, None) => {
+                start = Some(at);
+                None
+            }
+            (false, Some(s)) => {
+                start = None;
+                Some((s, at))
+            }
+            _ => None,
+        })
 }
 
 #[cfg(test)]
@@ -357,6 +460,62 @@ mod tests {
         );
         assert!(params["limit"].is_empty());
         assert_eq!(params["kind"], [Value::from("b")], "case-insensitive");
+    }
+
+    #[test]
+    fn the_longer_word_is_the_one_a_request_mentions() {
+        let choices = [
+            ValueChoice::new("done", "했음").with_words(["했", "완료"]),
+            ValueChoice::new("blank", "일부러 쉼").with_words(["쉰", "못 했"]),
+        ];
+        let said = |request: &str| mentioned(&request.to_lowercase(), &choices);
+        assert_eq!(said("오늘 했어"), [true, false]);
+        assert_eq!(
+            said("1번 어제 못 했어"),
+            [false, true],
+            "`했` is inside `못 했`"
+        );
+        assert_eq!(
+            said("어제는 못 했어, 오늘은 했어"),
+            [true, true],
+            "a `했` of its own elsewhere still counts"
+        );
+        assert_eq!(said("쉰 날로, 완료 말고"), [true, true]);
+        assert_eq!(said("아무 말"), [false, false]);
+        let habit = [ValueChoice::new(2, "자기 전 책 10쪽 읽기").with_words(["독서"])];
+        assert_eq!(
+            mentioned("독서 기록", &habit),
+            [true],
+            "by one of its words"
+        );
+        assert_eq!(mentioned("2번", &habit), [true], "by the value");
+        assert_eq!(
+            mentioned("10쪽 12번", &habit),
+            [true],
+            "`10쪽` is a label word"
+        );
+        assert_eq!(
+            mentioned("12번", &habit),
+            [false],
+            "not inside another number"
+        );
+    }
+
+    #[test]
+    fn said_values_are_the_optional_ones_the_request_named() {
+        let tool = search_tool();
+        let said_in = |request: &str| {
+            let mut params: std::collections::BTreeMap<_, _> =
+                tool.current_values(&Deps::default()).into_iter().collect();
+            keep_mentioned(&tool, &mut params, request);
+            said(&tool, &params)
+        };
+        assert_eq!(
+            said_in("잠이 안 와요, 커피 때문에. 3개만 보여줘"),
+            ["category", "keyword"],
+            "not the number (no provider), not the required kind"
+        );
+        assert!(said_in("KIND b, 아무거나").is_empty());
     }
 
     #[test]

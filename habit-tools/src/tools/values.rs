@@ -93,24 +93,40 @@ pub fn search_terms() -> Vec<ValueChoice> {
         .collect()
 }
 
-/// The two tracker values (`log_tracker_entry`'s `value`, also `from_request`), labelled with
-/// the words people use for them, so a request that says "쉴게" can only be logged as
-/// `blank` and one that says "했어" only as `done`; a request that says neither leaves the
-/// choice to the model.
+/// The two tracker values (`log_tracker_entry`'s `value`, also `from_request`), with the
+/// words people use for them, so a request that says "쉴게" can only be logged as `blank`
+/// and one that says "했어" only as `done`; a request that says neither leaves the choice to
+/// the model. "못 했어" is not a day done: `blank`'s `못 했` is the longer word there, so it
+/// is the one the request mentions.
 pub fn tracker_values() -> Vec<ValueChoice> {
     vec![
-        ValueChoice::new("done", "했음 (했, 완료, 체크)"),
-        ValueChoice::new("blank", "일부러 쉼 (쉰, 쉴, 쉬는, 쉬어, 휴식)"),
+        ValueChoice::new("done", "했음").with_words(["했", "완료", "체크"]),
+        ValueChoice::new("blank", "일부러 쉼").with_words([
+            "쉰", "쉴", "쉬는", "쉬어", "휴식", "못 했", "못했", "안 했", "안했",
+        ]),
     ]
 }
 
-/// The user's active habits, by id, labelled with their own words (`habit_id`).
+/// The user's active habits, by id, labelled with their own words (`habit_id`); the words
+/// people also use for them are the catalog protocol's tags and title, so "독서" is about a
+/// habit written "자기 전 책 10쪽 읽기".
 pub fn active_habit_ids(coach: Dep<Coach>) -> Result<Vec<ValueChoice>, HabitError> {
+    let catalog = catalog();
     Ok(coach
         .list_active_habits()?
         .items
         .into_iter()
-        .map(|habit| ValueChoice::new(habit.id, habit.framed_text))
+        .map(|habit| {
+            let words: Vec<&str> = catalog
+                .get(&habit.protocol_id)
+                .map(|entry| {
+                    let mut words: Vec<&str> = entry.tags.iter().map(String::as_str).collect();
+                    words.push(entry.title.as_str());
+                    words
+                })
+                .unwrap_or_default();
+            ValueChoice::new(habit.id, habit.framed_text).with_words(words)
+        })
         .collect())
 }
 
