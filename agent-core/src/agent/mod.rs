@@ -809,7 +809,7 @@ fn numbers_written(text: &str, choices: &[crate::tool::ValueChoice]) -> Vec<usiz
     {
         let hit = choices
             .iter()
-            .position(|c| c.value.is_number() && c.value.to_string() == run);
+            .position(|c| c.value.as_number().is_some_and(|n| n.to_string() == run));
         if let Some(i) = hit
             && !found.contains(&i)
         {

@@ -462,14 +462,17 @@ impl ToolDefinitionBuilder {
     /// - a free-text string is a stretch of the user's message, starting at a word (a note, a
     ///   habit in the person's own words);
     /// - a parameter that also has a [value provider](Self::values) takes one of the values
-    ///   the message *mentions* — by the value itself or by a word of its label (a category
-    ///   `수면` labelled `수면 (잠, 숙면)` is mentioned by "잠이 안 와요"); a search keyword
-    ///   whose provider lists the words the catalog knows becomes one of those the person used;
+    ///   the message *mentions* — by the value itself or by a word of its label or of its
+    ///   [`words`](crate::ValueChoice::with_words) (a category `수면` labelled `수면 (잠,
+    ///   숙면)` is mentioned by "잠이 안 와요"); a search keyword whose provider lists the
+    ///   words the catalog knows becomes one of those the person used;
     /// - an integer is a number written in the message, within the schema's range
     ///   ("3개만" → `3`).
     ///
-    /// An optional parameter the message gives nothing for is left out of the call; a
-    /// required one keeps its provider's values. Like a value provider, this restricts only
+    /// An optional parameter the message gives nothing for is left out of the call; an
+    /// optional one with a provider whose value the message mentions is written ("어제" →
+    /// `date: "yesterday"`, not left out to mean today); a required one the message does not
+    /// mention keeps its provider's values. Like a value provider, this restricts only
     /// what the model writes; other callers are held to the schema. Examples are checked
     /// against it when the registry is built.
     pub fn from_request(mut self, param: impl Into<String>) -> Self {

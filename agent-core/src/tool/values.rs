@@ -204,7 +204,8 @@ pub(crate) fn keep_mentioned(
             let kept: Vec<ValueChoice> = choices
                 .iter()
                 .zip(said)
-                .filter_map(|(c, said)| said.then(|| c.clone()))
+                .filter(|(_, said)| *said)
+                .map(|(c, _)| c.clone())
                 .collect();
             if !kept.is_empty() || !is_required {
                 *choices = kept;
