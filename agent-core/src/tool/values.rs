@@ -223,8 +223,9 @@ pub(crate) fn keep_mentioned(
 /// narrowed `params` (see [`keep_mentioned`]): `from_request` parameters with a value
 /// provider that kept a value. The person said "어제", so the call writes `date:
 /// "yesterday"` rather than leaving it out and meaning today; they said "수면", so the search
-/// names it. Integers are left to the model: a number in a request is as often a dose ("10분
-/// 걷기") as a count ("3개만").
+/// names it. Parameters without a provider are not made to appear: a number in a request is
+/// as often a dose ("10분 걷기") as a count ("3개만"), and free text is the model's to copy
+/// or leave out.
 pub(crate) fn said(
     tool: &super::ToolDefinition,
     params: &std::collections::BTreeMap<String, Vec<ValueChoice>>,
