@@ -752,7 +752,7 @@ fn rank_values(
                     _ => false,
                 })
                 .collect();
-            let written = numbers_written(request, choices);
+            let written = crate::tool::values::numbers_written(request, choices);
             let mut order: Vec<usize> = (0..choices.len())
                 .filter(|i| !written.contains(i))
                 .collect();
@@ -797,26 +797,6 @@ fn clear_best(order: &[usize], scores: &[f32]) -> Option<usize> {
         }
         _ => None,
     }
-}
-
-/// The choices with a number for a value that `text` writes as a number of its own, in the
-/// order written.
-fn numbers_written(text: &str, choices: &[crate::tool::ValueChoice]) -> Vec<usize> {
-    let mut found = Vec::new();
-    for run in text
-        .split(|c: char| !c.is_ascii_digit())
-        .filter(|run| !run.is_empty())
-    {
-        let hit = choices
-            .iter()
-            .position(|c| c.value.as_number().is_some_and(|n| n.to_string() == run));
-        if let Some(i) = hit
-            && !found.contains(&i)
-        {
-            found.push(i);
-        }
-    }
-    found
 }
 
 /// Moves the values earlier calls of this turn wrote for the same tool and parameter behind

@@ -191,11 +191,7 @@ pub(crate) fn keep_mentioned(
 ) {
     let request = request.to_lowercase();
     let schema = tool.parameters();
-    let required: Vec<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|names| names.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
+    let required = required(tool);
     for param in &tool.from_request {
         let prop = schema.get("properties").and_then(|p| p.get(param));
         let is_required = required.contains(&param.as_str());
@@ -230,19 +226,40 @@ pub(crate) fn said(
     tool: &super::ToolDefinition,
     params: &std::collections::BTreeMap<String, Vec<ValueChoice>>,
 ) -> Vec<String> {
+    let required = required(tool);
     tool.from_request
         .iter()
         .filter(|param| tool.values.iter().any(|(name, _)| name == *param))
         .filter(|param| params.get(*param).is_some_and(|kept| !kept.is_empty()))
-        .filter(|param| {
-            !tool
-                .parameters()
-                .get("required")
-                .and_then(Value::as_array)
-                .is_some_and(|names| names.iter().any(|n| n == param.as_str()))
-        })
+        .filter(|param| !required.contains(&param.as_str()))
         .cloned()
         .collect()
+}
+
+/// The names the tool's parameter schema requires.
+fn required(tool: &super::ToolDefinition) -> Vec<&str> {
+    tool.parameters()
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// The choices with a number for a value that `text` writes as a number of its own, in the
+/// order written (each once).
+pub(crate) fn numbers_written(text: &str, choices: &[ValueChoice]) -> Vec<usize> {
+    let mut found = Vec::new();
+    for run in digit_runs(text) {
+        let hit = choices
+            .iter()
+            .position(|c| c.value.as_number().is_some_and(|n| n.to_string() == run));
+        if let Some(i) = hit
+            && !found.contains(&i)
+        {
+            found.push(i);
+        }
+    }
+    found
 }
 
 /// Which of `choices` the (lowercased) request mentions: by the value itself, or by a word
