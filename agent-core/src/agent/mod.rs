@@ -352,6 +352,7 @@ impl<S: ChatSession> Agent<S> {
             return self.model_decides(text, values).await;
         }
         let decision = self.decide(text).await?;
+        let decision = self.repeat_for_values(decision, text, &current);
         self.emit(AgentEvent::Planned(decision.clone()));
         let mut turn = Turn::new();
         let mut input = TurnInput::User(text.to_owned());
@@ -421,6 +422,28 @@ impl<S: ChatSession> Agent<S> {
             }
         }
         require
+    }
+
+    /// A one-step plan made once per value the request writes for a required parameter of
+    /// its tool ("1번이랑 3번 오늘 완료" is two calls), where the examples declare such a
+    /// plan; the router alone weighs one step over two, as the request reads like both.
+    fn repeat_for_values(&self, decision: Decision, text: &str, values: &ValueSets) -> Decision {
+        let [tool] = decision.plan.as_slice() else {
+            return decision;
+        };
+        let (Some(definition), Some(params)) = (self.dispatcher.get(tool), values.get(tool)) else {
+            return decision;
+        };
+        let written = crate::tool::values::most_written(definition, params, text);
+        if written < 2 {
+            return decision;
+        }
+        let repeated = vec![tool.clone(); written];
+        if decision.ranked.iter().any(|r| r.plan == repeated) {
+            self.chooser.replan(decision, repeated)
+        } else {
+            decision
+        }
     }
 
     /// The tool-choice stage: the router, and the session's channel scores where they

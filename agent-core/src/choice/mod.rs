@@ -10,7 +10,8 @@
 //!   character n-grams and ranks *plans* (the tool sequences of the examples, the empty plan
 //!   for requests that need no tool);
 //! - **channel scoring**, when the session supports it, asks the model how likely the request
-//!   is after a short text about each candidate tool (and one about plain conversation) —
+//!   is after a short text about each candidate tool (and one about plain conversation;
+//!   each shows the tool's declared requests that differ most from each other) —
 //!   the "noisy channel" direction, which a base model is good at because it is
 //!   next-token prediction over the request's own tokens;
 //! - the [`Strategy`] says which of them decide, and how they combine.
@@ -33,8 +34,9 @@ pub enum Strategy {
     Router,
     /// The model's channel scores alone (single-step plans only).
     Channels,
-    /// Both: the router's plan distribution weighted by the channel scores of each plan's
-    /// first step (the default; falls back to the router when the session has no scores).
+    /// Both: the router's plan distribution weighted by the channel score of each plan's
+    /// likeliest step (the default; falls back to the router when the session has no
+    /// scores).
     #[default]
     Combined,
     /// No stage at all: the model decides every turn (for models tuned for tool calling).
@@ -132,11 +134,13 @@ impl Chooser {
             example_arguments.push(None);
             examples.push(None);
         }
+        let router = Router::train(texts);
+        let channels = channels(registry, chat_description, &router);
         Self {
-            router: Router::train(texts),
+            router,
             example_arguments,
             examples,
-            channels: channels(registry, chat_description),
+            channels,
             strategy: Strategy::default(),
             candidates: 3,
             router_temperature: 0.05,
@@ -194,15 +198,14 @@ impl Chooser {
             Strategy::Channels => (0..self.channels.len()).collect(),
             Strategy::Combined => {
                 let mut wanted: Vec<usize> = Vec::new();
-                for ranked in ranked {
-                    let Some(index) = self.channel_of(&ranked.plan) else {
-                        continue;
-                    };
-                    if !wanted.contains(&index) {
-                        wanted.push(index);
-                    }
-                    if wanted.len() == self.candidates {
-                        break;
+                'plans: for ranked in ranked {
+                    for index in self.channels_of(&ranked.plan) {
+                        if !wanted.contains(&index) {
+                            wanted.push(index);
+                        }
+                        if wanted.len() == self.candidates {
+                            break 'plans;
+                        }
                     }
                 }
                 wanted.sort_unstable();
@@ -211,12 +214,19 @@ impl Chooser {
         }
     }
 
-    fn channel_of(&self, plan: &Plan) -> Option<usize> {
-        let candidate = match plan.first() {
-            Some(tool) => Candidate::Tool(tool.clone()),
-            None => Candidate::Chat,
+    /// The channels of a plan's steps, or the chat channel for the empty plan.
+    fn channels_of(&self, plan: &Plan) -> Vec<usize> {
+        let candidates: Vec<Candidate> = if plan.is_empty() {
+            vec![Candidate::Chat]
+        } else {
+            plan.iter()
+                .map(|tool| Candidate::Tool(tool.clone()))
+                .collect()
         };
-        self.channels.iter().position(|c| c.candidate == candidate)
+        candidates
+            .iter()
+            .filter_map(|candidate| self.channels.iter().position(|c| c.candidate == *candidate))
+            .collect()
     }
 
     /// Decides from the router's `ranked` plans and the channel `scores` (the
@@ -248,6 +258,21 @@ impl Chooser {
             (Strategy::Combined, false) => self.combine(&ranked, &channel_scores),
             _ => ranked.first().map(|r| r.plan.clone()).unwrap_or_default(),
         };
+        self.decision(plan, ranked, channel_scores)
+    }
+
+    /// `decision` with `plan` instead of its own (one of the ranked plans, e.g. a step
+    /// repeated for each value the request names), with that plan's nearest example.
+    pub fn replan(&self, decision: Decision, plan: Plan) -> Decision {
+        self.decision(plan, decision.ranked, decision.channel_scores)
+    }
+
+    fn decision(
+        &self,
+        plan: Plan,
+        ranked: Vec<Ranked>,
+        channel_scores: Vec<(Candidate, f32)>,
+    ) -> Decision {
         let nearest = ranked
             .iter()
             .find(|r| r.plan == plan)
@@ -266,7 +291,7 @@ impl Chooser {
         }
     }
 
-    /// `log q(plan) + w · log p(first step)`, over the plans whose first step was scored.
+    /// `log q(plan) + w · max log p(step)`, over the plans with a scored step.
     fn combine(&self, ranked: &[Ranked], channel_scores: &[(Candidate, f32)]) -> Plan {
         let channel_log_p = log_softmax(
             &channel_scores
@@ -284,12 +309,25 @@ impl Chooser {
             .iter()
             .zip(router_log_q)
             .filter_map(|(r, log_q)| {
-                let first = match r.plan.first() {
-                    Some(tool) => Candidate::Tool(tool.clone()),
-                    None => Candidate::Chat,
+                // A plan's channel evidence is its likeliest step's: a request for two
+                // things reads like requests for either (most like the one it says more
+                // about), so its first step alone would undersell it.
+                let steps: Vec<Candidate> = if r.plan.is_empty() {
+                    vec![Candidate::Chat]
+                } else {
+                    r.plan
+                        .iter()
+                        .map(|tool| Candidate::Tool(tool.clone()))
+                        .collect()
                 };
-                let i = channel_scores.iter().position(|(c, _)| *c == first)?;
-                Some((r, log_q + self.channel_weight * channel_log_p[i]))
+                let log_p = steps
+                    .iter()
+                    .filter_map(|step| {
+                        let i = channel_scores.iter().position(|(c, _)| c == step)?;
+                        channel_log_p.get(i).copied()
+                    })
+                    .reduce(f32::max)?;
+                Some((r, log_q + self.channel_weight * log_p))
             })
             .max_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(r, _)| r.plan.clone())
@@ -305,16 +343,16 @@ fn log_softmax(values: &[f32]) -> Vec<f32> {
     values.iter().map(|v| v - log_sum).collect()
 }
 
-/// One channel per tool (label, description, its examples' requests), then one for plain
-/// conversation (the requests of examples without calls).
-fn channels(registry: &Registry, chat_description: &str) -> Vec<Channel> {
+/// One channel per tool (label, description, some of its examples' requests), then one for
+/// plain conversation (the requests of examples without calls).
+fn channels(registry: &Registry, chat_description: &str, router: &Router) -> Vec<Channel> {
     let requests = |pick: &dyn Fn(&Example) -> bool| -> Vec<String> {
-        registry
+        let all: Vec<&str> = registry
             .examples()
             .filter(|e| pick(e))
-            .take(CHANNEL_EXAMPLES)
-            .map(|e| e.request().to_owned())
-            .collect()
+            .map(Example::request)
+            .collect();
+        spread(&all, CHANNEL_EXAMPLES, router)
     };
     let mut channels: Vec<Channel> = registry
         .tools()
@@ -332,4 +370,61 @@ fn channels(registry: &Registry, chat_description: &str) -> Vec<Channel> {
         examples: requests(&|e: &Example| e.calls().is_empty()),
     });
     channels
+}
+
+/// At most `k` of `requests`, as unlike each other as the router can tell: the first, then
+/// again and again the one least like any already taken (farthest-point selection), listed in
+/// declaration order.
+///
+/// A channel is only as good as the requests it shows: the first few a developer declares
+/// tend to be one way of asking (habits by number, say), and a request put another way (the
+/// habit by name) is then unlikely after every channel but the chat one, whose examples are
+/// all different. Spread examples cover the ways a tool is asked for.
+fn spread(requests: &[&str], k: usize, router: &Router) -> Vec<String> {
+    let mut taken: Vec<usize> = Vec::new();
+    // Per request: its greatest similarity to any taken request.
+    let mut closest = vec![f32::NEG_INFINITY; requests.len()];
+    while taken.len() < k.min(requests.len()) {
+        let next = if taken.is_empty() {
+            0
+        } else {
+            (0..requests.len())
+                .filter(|i| !taken.contains(i))
+                .min_by(|&a, &b| closest[a].total_cmp(&closest[b]).then(a.cmp(&b)))
+                .unwrap_or(0)
+        };
+        taken.push(next);
+        for (i, request) in requests.iter().enumerate() {
+            closest[i] = closest[i].max(router.similarity(request, requests[next]));
+        }
+    }
+    taken.sort_unstable();
+    taken.into_iter().map(|i| requests[i].to_owned()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn channel_examples_are_spread_over_the_ways_of_asking() {
+        let requests = [
+            "1번 습관 연속 며칠째야?",
+            "2번 습관 연속 며칠째야?",
+            "3번 습관 연속 며칠째야?",
+            "걷기 몇 번이나 했는지 궁금해",
+        ];
+        let router = Router::train(
+            requests
+                .iter()
+                .map(|r| (*r, vec!["streak".to_owned()], 1.0)),
+        );
+        assert_eq!(
+            spread(&requests, 2, &router),
+            ["1번 습관 연속 며칠째야?", "걷기 몇 번이나 했는지 궁금해"],
+            "the unlike one, not a second near copy"
+        );
+        assert_eq!(spread(&requests, 9, &router).len(), 4, "all when fewer");
+        assert!(spread(&[], 3, &router).is_empty());
+    }
 }

@@ -15,6 +15,11 @@
 //! best example, plus a smaller share of its second best, so a plan many examples agree on
 //! wins a near tie.
 //!
+//! A two-step plan is scored as a composition too: a request split between two words into
+//! a part that asks for the first step and a part that asks for the second (see
+//! [`Router::rank`]). The examples declare which plans exist; the composition only lets a
+//! request worded unlike any two-step example still find its plan.
+//!
 //! Training and ranking are plain Rust over a few hundred short strings: microseconds per
 //! request, and linear in the number of examples, so a toolset of 50 tools with a handful
 //! of examples each is no harder than six.
@@ -53,6 +58,14 @@ pub struct Router {
     weights: Vec<Vec<f32>>,
     bias: Vec<f32>,
 }
+
+/// The fewest words each part of a composed request has.
+const MIN_PART_WORDS: usize = 2;
+/// The least score of a composed plan's weaker part: below it, a part is as like the other
+/// plans as like its step, and a one-step request split anywhere would pass. (Measured on the
+/// habit coach's dev requests and a probe set: the genuine two-part requests' weaker parts
+/// scored 0.36–0.51, the false splits of one-step requests 0.25–0.33.)
+const MIN_COMPOSED: f32 = 0.35;
 
 /// How much the linear classifier's probability adds to a plan's nearest-example score.
 pub(crate) const CLASSIFIER_SHARE: f32 = 0.5;
@@ -200,7 +213,31 @@ impl Router {
     }
 
     /// The plans, best first, each with its score.
+    ///
+    /// A two-step plan is also scored as a composition: where the request splits (between
+    /// two words) into a part most like the plan's first step and a part most like its
+    /// second, the weaker part's score is the plan's, if that is more than its own. A
+    /// request that asks two things ("목록 보여주고 3번은 오늘 했다고 체크해줘") is then
+    /// judged by how well each of its halves asks for its step, not by its similarity as a
+    /// whole to some two-step example, which the one-step examples of either half outscore.
     pub fn rank(&self, text: &str) -> Vec<Ranked> {
+        let mut scores = self.scores(text);
+        self.compose(text, &mut scores);
+        let mut ranked: Vec<Ranked> = scores
+            .into_iter()
+            .zip(&self.classes)
+            .map(|((score, nearest), plan)| Ranked {
+                plan: plan.clone(),
+                score,
+                nearest,
+            })
+            .collect();
+        ranked.sort_by(|a, b| b.score.total_cmp(&a.score));
+        ranked
+    }
+
+    /// Per class: its score for `text` and its nearest training text.
+    fn scores(&self, text: &str) -> Vec<(f32, Option<usize>)> {
         let query = self.vectorize(&ngrams(text));
         let mut best: Vec<([f32; 2], Option<usize>)> = vec![([0.0; 2], None); self.classes.len()];
         for (index, entry) in self.entries.iter().enumerate() {
@@ -219,18 +256,60 @@ impl Router {
         } else {
             self.probabilities(&query)
         };
-        let mut ranked: Vec<Ranked> = best
-            .iter()
-            .zip(&self.classes)
+        best.iter()
             .zip(probabilities)
-            .map(|((([first, second], nearest), plan), p)| Ranked {
-                plan: plan.clone(),
-                score: first + SECOND_BEST_SHARE * second + CLASSIFIER_SHARE * p,
-                nearest: *nearest,
+            .map(|(([first, second], nearest), p)| {
+                (
+                    first + SECOND_BEST_SHARE * second + CLASSIFIER_SHARE * p,
+                    *nearest,
+                )
+            })
+            .collect()
+    }
+
+    /// Raises each two-step plan's score to its best composition; see [`Router::rank`].
+    fn compose(&self, text: &str, scores: &mut [(f32, Option<usize>)]) {
+        let single = |tool: &String| {
+            self.classes
+                .iter()
+                .position(|plan| plan.len() == 1 && plan[0] == *tool)
+        };
+        let pairs: Vec<(usize, usize, usize)> = self
+            .classes
+            .iter()
+            .enumerate()
+            .filter_map(|(class, plan)| match plan.as_slice() {
+                // A step twice ("1번이랑 3번 둘 다") is two values, not two requests: each
+                // half of such a request looks like the same step, as the halves of any
+                // one-step request do.
+                [a, b] if a != b => Some((class, single(a)?, single(b)?)),
+                _ => None,
             })
             .collect();
-        ranked.sort_by(|a, b| b.score.total_cmp(&a.score));
-        ranked
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if pairs.is_empty() || words.len() < 2 * MIN_PART_WORDS {
+            return;
+        }
+        for split in MIN_PART_WORDS..=words.len() - MIN_PART_WORDS {
+            let left = self.scores(&words[..split].join(" "));
+            let right = self.scores(&words[split..].join(" "));
+            // Each part must ask for its own step above every other one-step plan and above
+            // no tool at all.
+            let top = |part: &[(f32, Option<usize>)], class: usize| {
+                self.classes.iter().enumerate().all(|(other, plan)| {
+                    other == class || plan.len() > 1 || part[other].0 < part[class].0
+                })
+            };
+            for &(class, first, second) in &pairs {
+                if !(top(&left, first) && top(&right, second)) {
+                    continue;
+                }
+                let composed = left[first].0.min(right[second].0);
+                if composed >= MIN_COMPOSED && composed > scores[class].0 {
+                    scores[class].0 = composed;
+                }
+            }
+        }
     }
 
     /// Similarity of two texts under this router's weights (0 to 1), e.g. of a request and
@@ -358,6 +437,34 @@ mod tests {
         assert_eq!(top("3번 오늘 했어요"), plan(&["log"]));
         assert_eq!(top("걷기 습관 찾아서 추가"), plan(&["search", "add"]));
         assert_eq!(top("고마워요!"), plan(&[]));
+    }
+
+    #[test]
+    fn a_request_in_two_parts_ranks_the_two_step_plan_by_its_parts() {
+        let router = Router::train([
+            ("내 습관 목록 보여줘", plan(&["list"]), 1.0),
+            ("등록된 습관 목록", plan(&["list"]), 1.0),
+            ("2번 습관 오늘 했어", plan(&["log"]), 1.0),
+            ("1번 오늘 완료 체크", plan(&["log"]), 1.0),
+            ("걷기 기록 보고 1번 체크", plan(&["list", "log"]), 1.0),
+            ("고마워", plan(&[]), 1.0),
+        ]);
+        let request = "내 습관 목록 보여주고 2번 오늘 했어";
+        let two_step = router
+            .classes
+            .iter()
+            .position(|p| *p == plan(&["list", "log"]))
+            .expect("class");
+        let whole = router.scores(request)[two_step].0;
+        let ranked = router.rank(request);
+        assert_eq!(ranked[0].plan, plan(&["list", "log"]), "{ranked:?}");
+        assert!(ranked[0].score > whole, "raised by its parts");
+        // A one-step request is not split: one part would not ask for the other step.
+        assert_eq!(router.rank("2번 습관 오늘 했어요")[0].plan, plan(&["log"]));
+        assert_eq!(
+            router.rank("내 습관 목록 보여줘요")[0].plan,
+            plan(&["list"])
+        );
     }
 
     #[test]

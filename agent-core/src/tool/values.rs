@@ -236,6 +236,22 @@ pub(crate) fn said(
         .collect()
 }
 
+/// The most distinct values that `text` writes as numbers for any one required parameter of
+/// `tool` with a value provider, judged from this turn's `params`: "1번이랑 3번 오늘 완료"
+/// writes two habits, so the call is made once for each.
+pub(crate) fn most_written(
+    tool: &super::ToolDefinition,
+    params: &std::collections::BTreeMap<String, Vec<ValueChoice>>,
+    text: &str,
+) -> usize {
+    required(tool)
+        .iter()
+        .filter_map(|name| params.get(*name))
+        .map(|choices| numbers_written(text, choices).len())
+        .max()
+        .unwrap_or(0)
+}
+
 /// The names the tool's parameter schema requires.
 fn required(tool: &super::ToolDefinition) -> Vec<&str> {
     tool.parameters()
@@ -535,6 +551,35 @@ mod tests {
             "not the number (no provider), not the required kind"
         );
         assert!(said_in("KIND b, 아무거나").is_empty());
+    }
+
+    #[test]
+    fn most_written_counts_numbers_of_a_required_provided_parameter() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "required": ["habit_id"],
+            "properties": {
+                "habit_id": {"type": "integer"},
+                "minutes": {"type": ["integer", "null"]}
+            }
+        });
+        let tool = super::super::ToolDefinition::builder("log", "d")
+            .schema(super::super::ToolSchema::from_validation(schema))
+            .values("habit_id", || {
+                (1..=3)
+                    .map(|id| ValueChoice::new(id, format!("habit {id}")))
+                    .collect::<Vec<_>>()
+            })
+            .handler(|_| std::future::ready(crate::tool::ToolResult::ok(serde_json::json!({}))))
+            .build()
+            .expect("tool");
+        let params: std::collections::BTreeMap<_, _> =
+            tool.current_values(&Deps::default()).into_iter().collect();
+        let written = |text: &str| most_written(&tool, &params, text);
+        assert_eq!(written("1번이랑 3번 오늘 완료"), 2);
+        assert_eq!(written("3번이랑 3번"), 1, "distinct values");
+        assert_eq!(written("2번 30분 했어"), 1, "30 is no habit");
+        assert_eq!(written("걷기 했어"), 0);
     }
 
     #[test]
