@@ -1,0 +1,138 @@
+//! The tool-choice stage's plans end to end, on a scripted session with the router: a step
+//! made once for each value the request writes, and a request that asks two things matched
+//! part by part to a declared two-step plan.
+
+use std::sync::{Arc, Mutex};
+
+use agent_core::choice::Strategy;
+use agent_core::llm::scripted::{ScriptedSession, call, text};
+use agent_core::{Agent, AgentEvent, ChatConfig, Dep, Example, Registry, ValueChoice, tool};
+use serde_json::json;
+
+/// Chores, numbered from 1; a checked chore is done.
+struct Chores(Mutex<Vec<(String, bool)>>);
+
+/// The chores' numbers, each labelled with its name.
+fn chore_numbers(chores: Dep<Chores>) -> Vec<ValueChoice> {
+    let all = chores.0.lock().expect("chores");
+    (1..)
+        .zip(all.iter())
+        .map(|(n, (name, _))| ValueChoice::new(n, name.clone()))
+        .collect()
+}
+
+/// 할 일 목록을 봅니다.
+#[tool(
+    label = "할 일 목록",
+    example(request = "할 일 목록 보여줘"),
+    example(request = "오늘 할 일 뭐 있지?")
+)]
+async fn list_chores(chores: Dep<Chores>) -> Vec<String> {
+    let all = chores.0.lock().expect("chores");
+    all.iter().map(|(name, _)| name.clone()).collect()
+}
+
+/// 할 일 하나를 끝낸 것으로 표시합니다.
+#[tool(
+    label = "할 일 완료",
+    example(request = "1번 할 일 끝났어", args = { "number": 1 }),
+    example(request = "2번 완료 체크", args = { "number": 2 }),
+    example(request = "3번 다 했어", args = { "number": 3 })
+)]
+async fn check_chore(
+    chores: Dep<Chores>,
+    /// 할 일 번호
+    #[values(chore_numbers)]
+    number: i64,
+) -> bool {
+    let mut all = chores.0.lock().expect("chores");
+    usize::try_from(number - 1)
+        .ok()
+        .and_then(|i| all.get_mut(i))
+        .map(|chore| chore.1 = true)
+        .is_some()
+}
+
+fn agent(
+    script: Vec<Vec<agent_core::ChatEvent>>,
+) -> (Agent<ScriptedSession>, Arc<Mutex<Vec<AgentEvent>>>) {
+    let chores = Arc::new(Chores(Mutex::new(
+        ["설거지", "빨래", "청소"]
+            .iter()
+            .map(|name| ((*name).to_owned(), false))
+            .collect(),
+    )));
+    let registry = Registry::builder()
+        .discover()
+        .dependency_arc(chores)
+        .example(
+            Example::new("1번이랑 2번 다 끝났어")
+                .call("check_chore", json!({"number": 1}))
+                .call("check_chore", json!({"number": 2})),
+        )
+        .example(
+            Example::new("목록 보고 나서 설거지 완료 체크")
+                .call("list_chores", json!({}))
+                .call("check_chore", json!({"number": 1})),
+        )
+        .example(Example::new("고마워").answer("천만에요!"))
+        .build()
+        .expect("registry");
+    let registry = Arc::new(registry);
+    let session = ScriptedSession::new(ChatConfig::new("할 일 도우미입니다.", &registry), script);
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&events);
+    let agent = Agent::new(session, registry)
+        .with_strategy(Strategy::Router)
+        .with_events(move |event| sink.lock().expect("events").push(event));
+    (agent, events)
+}
+
+fn planned(events: &Mutex<Vec<AgentEvent>>) -> Vec<String> {
+    events
+        .lock()
+        .expect("events")
+        .iter()
+        .find_map(|e| match e {
+            AgentEvent::Planned(decision) => Some(decision.plan.clone()),
+            _ => None,
+        })
+        .expect("a plan")
+}
+
+#[tokio::test]
+async fn a_step_is_made_once_for_each_value_the_request_writes() {
+    let (mut agent, events) = agent(vec![
+        vec![call("check_chore", json!({"number": 2}))],
+        vec![call("check_chore", json!({"number": 3}))],
+        text("둘 다 표시했어요."),
+    ]);
+    // Worded like the one-step examples ("2번 완료 체크"), not like the two-step one.
+    agent.send("2번, 3번 완료 체크").await.expect("answer");
+    assert_eq!(planned(&events), ["check_chore", "check_chore"]);
+
+    let (mut agent, events) = agent_one();
+    agent.send("3번 완료").await.expect("answer");
+    assert_eq!(planned(&events), ["check_chore"], "one value, one call");
+}
+
+fn agent_one() -> (Agent<ScriptedSession>, Arc<Mutex<Vec<AgentEvent>>>) {
+    agent(vec![
+        vec![call("check_chore", json!({"number": 3}))],
+        text("표시했어요."),
+    ])
+}
+
+#[tokio::test]
+async fn a_request_in_two_parts_finds_the_declared_two_step_plan() {
+    let (mut agent, events) = agent(vec![
+        vec![call("list_chores", json!({}))],
+        vec![call("check_chore", json!({"number": 2}))],
+        text("목록을 보고 2번을 표시했어요."),
+    ]);
+    agent
+        .send("할 일 목록 보여주고 2번 완료 체크해줘")
+        .await
+        .expect("answer");
+    assert_eq!(planned(&events), ["list_chores", "check_chore"]);
+}
