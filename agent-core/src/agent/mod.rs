@@ -375,7 +375,7 @@ impl<S: ChatSession> Agent<S> {
                 input,
                 tool_choice: ToolChoice::Call(vec![tool.clone()]),
                 values: Arc::clone(&values),
-                require: self.required(tool, decision.arguments.get(step), &current),
+                require: self.required(tool, decision.arguments.get(step), &current, text),
                 quote: text.to_owned(),
                 examples: Vec::new(),
             };
@@ -405,22 +405,33 @@ impl<S: ChatSession> Agent<S> {
         self.answer(input, text, &values, shots, &mut turn).await
     }
 
-    /// The arguments a call of `tool` must write: those the nearest example wrote, and the
-    /// optional ones whose value the person said (see `tool::values::said`).
+    /// The arguments a call of `tool` must write: those the nearest example wrote, the
+    /// optional ones whose value the person said (see `tool::values::said`), and the free-text
+    /// ones the request labels ("메모: …", see `tool::values::labelled`).
     fn required(
         &self,
         tool: &str,
         nearest: Option<&Vec<String>>,
         values: &ValueSets,
+        request: &str,
     ) -> Vec<String> {
         let mut require = nearest.cloned().unwrap_or_default();
-        if let (Some(definition), Some(params)) = (self.dispatcher.get(tool), values.get(tool)) {
-            for name in crate::tool::values::said(definition, params) {
-                if !require.contains(&name) {
-                    require.push(name);
-                }
+        let Some(definition) = self.dispatcher.get(tool) else {
+            return require;
+        };
+        let mut add = |name: String| {
+            if !require.contains(&name) {
+                require.push(name);
             }
+        };
+        if let Some(params) = values.get(tool) {
+            crate::tool::values::said(definition, params)
+                .into_iter()
+                .for_each(&mut add);
         }
+        crate::tool::values::labelled(definition, request)
+            .into_iter()
+            .for_each(|(name, _)| add(name));
         require
     }
 

@@ -179,6 +179,8 @@ where
 ///   안 와요"; words of digits alone do not count) — in the order they had;
 /// - an integer parameter gets the numbers the request contains, within its schema's range
 ///   ("3개만" → `3`).
+/// - a free-text parameter the request labels ("메모: 20쪽 읽음") gets the labelled text
+///   alone (see [`labelled`]).
 ///
 /// An empty set means the model leaves the parameter out; a *required* parameter the request
 /// does not mention keeps its provider's values (or stays unrestricted), since the call
@@ -189,14 +191,14 @@ pub(crate) fn keep_mentioned(
     params: &mut std::collections::BTreeMap<String, Vec<ValueChoice>>,
     request: &str,
 ) {
-    let request = request.to_lowercase();
+    let lower = request.to_lowercase();
     let schema = tool.parameters();
     let required = required(tool);
     for param in &tool.from_request {
         let prop = schema.get("properties").and_then(|p| p.get(param));
         let is_required = required.contains(&param.as_str());
         if let Some(choices) = params.get_mut(param) {
-            let said = mentioned(&request, choices);
+            let said = mentioned(&lower, choices);
             let kept: Vec<ValueChoice> = choices
                 .iter()
                 .zip(said)
@@ -207,10 +209,16 @@ pub(crate) fn keep_mentioned(
                 *choices = kept;
             }
         } else if prop.is_some_and(is_integer) {
-            let numbers = numbers_within(&request, prop);
+            let numbers = numbers_within(&lower, prop);
             if !numbers.is_empty() || !is_required {
                 params.insert(param.clone(), numbers);
             }
+        }
+    }
+    // A labelled value is the only one the call may write (see `labelled`).
+    for (param, value) in labelled(tool, request) {
+        if let Some(value) = value {
+            params.insert(param, vec![ValueChoice::new(value.clone(), value)]);
         }
     }
 }
@@ -233,6 +241,73 @@ pub(crate) fn said(
         .filter(|param| params.get(*param).is_some_and(|kept| !kept.is_empty()))
         .filter(|param| !required.contains(&param.as_str()))
         .cloned()
+        .collect()
+}
+
+/// The optional free-text parameters of `tool` that the request labels — by the parameter's
+/// name or a word of its description, followed by a colon ("메모: 20쪽 읽음" labels a `note`
+/// described as "짧은 메모(선택)") — each with what follows the colon to the end of its line
+/// (`None` where that is empty or longer than the schema's `maxLength`). A person who writes
+/// the label means the value after it; without this, a free-text parameter is the model's to
+/// copy or leave out (see [`said`]), and a small model leaves it out or copies the wrong words.
+pub(crate) fn labelled(
+    tool: &super::ToolDefinition,
+    request: &str,
+) -> Vec<(String, Option<String>)> {
+    let lower = request.to_lowercase();
+    let schema = tool.parameters();
+    let required = required(tool);
+    // Where the value after `label` and its colon starts, in `lower`.
+    let value_after = |label: &str| -> Option<usize> {
+        let label = label.to_lowercase();
+        lower.match_indices(&label).find_map(|(at, _)| {
+            let before = lower[..at].chars().next_back();
+            let after = lower[at + label.len()..].trim_start();
+            let colon = after.chars().next().filter(|c| [':', '：'].contains(c))?;
+            before
+                .is_none_or(|c| !c.is_alphanumeric())
+                .then(|| lower.len() - after.len() + colon.len_utf8())
+        })
+    };
+    tool.from_request
+        .iter()
+        .filter(|param| !tool.values.iter().any(|(name, _)| name == *param))
+        .filter(|param| !required.contains(&param.as_str()))
+        .filter_map(|param| {
+            let prop = schema
+                .get("properties")
+                .and_then(|p| p.get(param.as_str()))?;
+            if !is_string(prop) {
+                return None;
+            }
+            let description = prop
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let start = std::iter::once(param.as_str())
+                .chain(description.split(|c: char| !c.is_alphanumeric()))
+                .filter(|word| word.chars().count() >= 2)
+                .find_map(value_after)?;
+            // Lower-casing can change byte lengths; the value is cut from the original only
+            // where it did not.
+            let value = (lower.len() == request.len())
+                .then(|| {
+                    request
+                        .get(start..)
+                        .unwrap_or("")
+                        .lines()
+                        .next()
+                        .unwrap_or("")
+                })
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+                .filter(|v| {
+                    prop.get("maxLength")
+                        .and_then(Value::as_u64)
+                        .is_none_or(|max| v.chars().count() as u64 <= max)
+                });
+            Some((param.clone(), value))
+        })
         .collect()
 }
 
@@ -342,6 +417,14 @@ fn term_spans<'a>(text: &'a str, term: &'a str) -> impl Iterator<Item = (usize, 
             !glued_before && !glued_after
         })
         .map(move |(at, _)| (at, at + term.len()))
+}
+
+fn is_string(prop: &Value) -> bool {
+    match prop.get("type") {
+        Some(Value::String(t)) => t == "string",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "string"),
+        _ => false,
+    }
 }
 
 fn is_integer(prop: &Value) -> bool {
@@ -580,6 +663,56 @@ mod tests {
         assert_eq!(written("3번이랑 3번"), 1, "distinct values");
         assert_eq!(written("2번 30분 했어"), 1, "30 is no habit");
         assert_eq!(written("걷기 했어"), 0);
+    }
+
+    #[test]
+    fn a_free_text_parameter_the_request_labels_is_written() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "required": ["habit_id"],
+            "properties": {
+                "habit_id": {"type": "integer"},
+                "note": {"type": ["string", "null"], "description": "짧은 메모(선택)"},
+                "title": {"type": ["string", "null"], "description": "제목"}
+            }
+        });
+        let tool = super::super::ToolDefinition::builder("log", "d")
+            .schema(super::super::ToolSchema::from_validation(schema))
+            .from_request("note")
+            .handler(|_| std::future::ready(crate::tool::ToolResult::ok(serde_json::json!({}))))
+            .build()
+            .expect("tool");
+        let names = |request: &str| -> Vec<String> {
+            labelled(&tool, request)
+                .into_iter()
+                .map(|(name, _)| name)
+                .collect()
+        };
+        assert_eq!(
+            labelled(&tool, "1번 했어. 메모: 20쪽 읽음\n고마워"),
+            [("note".to_owned(), Some("20쪽 읽음".to_owned()))],
+            "the rest of its line"
+        );
+        assert_eq!(
+            labelled(&tool, "1번 했어 note : Park"),
+            [("note".to_owned(), Some("Park".to_owned()))],
+            "by its name"
+        );
+        assert_eq!(labelled(&tool, "메모:"), [("note".to_owned(), None)]);
+        assert!(names("1번 했어. 메모 남기지 마").is_empty(), "no colon");
+        assert!(
+            names("제목: 산책").is_empty(),
+            "not a from_request parameter"
+        );
+        assert!(names("단메모: x").is_empty(), "inside another word");
+        let mut params = std::collections::BTreeMap::new();
+        keep_mentioned(&tool, &mut params, "1번 했어. 메모: 20쪽 읽음");
+        let kept: Vec<&Value> = params["note"].iter().map(|c| &c.value).collect();
+        assert_eq!(
+            kept,
+            [&Value::from("20쪽 읽음")],
+            "the only value the call may write"
+        );
     }
 
     #[test]
