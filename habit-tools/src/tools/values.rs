@@ -19,7 +19,8 @@ fn kind_label(details: &ProtocolDetails) -> &'static str {
     }
 }
 
-/// Every catalog id (`query_protocol`'s `id`).
+/// Every catalog id (`query_protocol`'s `id`), labelled with its title and kind; its tags are
+/// the other words people use for it ("기분" is about "하루 한 번 마음 날씨").
 pub fn catalog_ids() -> Vec<ValueChoice> {
     catalog()
         .entries()
@@ -29,12 +30,13 @@ pub fn catalog_ids() -> Vec<ValueChoice> {
                 entry.id.as_str(),
                 format!("{} · {}", entry.title, kind_label(&entry.details)),
             )
+            .with_words(&entry.tags)
         })
         .collect()
 }
 
 /// The ids a habit can be made from: build and break protocols (`add_habit`'s
-/// `protocol_id`; R8 refuses diets).
+/// `protocol_id`; R8 refuses diets), labelled and with words as in [`catalog_ids`].
 pub fn protocol_ids() -> Vec<ValueChoice> {
     catalog()
         .entries()
@@ -45,6 +47,7 @@ pub fn protocol_ids() -> Vec<ValueChoice> {
                 entry.id.as_str(),
                 format!("{} · {}", entry.title, kind_label(&entry.details)),
             )
+            .with_words(&entry.tags)
         })
         .collect()
 }
