@@ -375,7 +375,7 @@ impl<S: ChatSession> Agent<S> {
                 input,
                 tool_choice: ToolChoice::Call(vec![tool.clone()]),
                 values: Arc::clone(&values),
-                require: self.required(tool, decision.arguments.get(step), &current, text),
+                require: self.required(tool, decision.arguments.get(step), &current),
                 quote: text.to_owned(),
                 examples: Vec::new(),
             };
@@ -405,15 +405,14 @@ impl<S: ChatSession> Agent<S> {
         self.answer(input, text, &values, shots, &mut turn).await
     }
 
-    /// The arguments a call of `tool` must write: those the nearest example wrote, the
-    /// optional ones whose value the person said (see `tool::values::said`), and the free-text
-    /// ones the request labels ("메모: …", see `tool::values::labelled`).
+    /// The arguments a call of `tool` must write: those the nearest example wrote and the
+    /// optional ones whose value the person said — a value named, a free-text one labelled
+    /// ("메모: …") — read off this turn's narrowed `values` (see `tool::values::said`).
     fn required(
         &self,
         tool: &str,
         nearest: Option<&Vec<String>>,
         values: &ValueSets,
-        request: &str,
     ) -> Vec<String> {
         let mut require = nearest.cloned().unwrap_or_default();
         let Some(definition) = self.dispatcher.get(tool) else {
@@ -429,9 +428,6 @@ impl<S: ChatSession> Agent<S> {
                 .into_iter()
                 .for_each(&mut add);
         }
-        crate::tool::values::labelled(definition, request)
-            .into_iter()
-            .for_each(|(name, _)| add(name));
         require
     }
 

@@ -61,6 +61,11 @@ pub struct Router {
 
 /// The fewest words each part of a composed request has.
 const MIN_PART_WORDS: usize = 2;
+
+/// The most places a request is split at when it is scored part by part: every split costs
+/// two scorings, so a long text is split at evenly spread places only and its cost grows
+/// with its length, not its square. Requests of up to 15 words are split everywhere.
+const MAX_SPLITS: usize = 12;
 /// The least score of a composed plan's weaker part: below it, a part is as like the other
 /// plans as like its step, and a one-step request split anywhere would pass. (Measured on the
 /// habit coach's dev requests and a probe set: the genuine two-part requests' weaker parts
@@ -290,7 +295,12 @@ impl Router {
         if pairs.is_empty() || words.len() < 2 * MIN_PART_WORDS {
             return;
         }
-        for split in MIN_PART_WORDS..=words.len() - MIN_PART_WORDS {
+        let places = words.len() - 2 * MIN_PART_WORDS + 1;
+        let count = places.min(MAX_SPLITS);
+        // Evenly spread over the places, the first and the last included; every place when
+        // there are few enough.
+        let splits = (0..count).map(|i| MIN_PART_WORDS + i * (places - 1) / (count - 1).max(1));
+        for split in splits {
             let left = self.scores(&words[..split].join(" "));
             let right = self.scores(&words[split..].join(" "));
             // Each part must ask for its own step above every other one-step plan and above

@@ -208,7 +208,7 @@ pub(crate) fn keep_mentioned(
             if !kept.is_empty() || !is_required {
                 *choices = kept;
             }
-        } else if prop.is_some_and(is_integer) {
+        } else if prop.is_some_and(|prop| has_type(prop, "integer")) {
             let numbers = numbers_within(&lower, prop);
             if !numbers.is_empty() || !is_required {
                 params.insert(param.clone(), numbers);
@@ -217,27 +217,35 @@ pub(crate) fn keep_mentioned(
     }
     // A labelled value is the only one the call may write (see `labelled`).
     for (param, value) in labelled(tool, request) {
-        if let Some(value) = value {
-            params.insert(param, vec![ValueChoice::new(value.clone(), value)]);
-        }
+        params.insert(param, vec![ValueChoice::new(value.clone(), value)]);
     }
 }
 
 /// The optional parameters of `tool` whose value the request said, judged from this turn's
 /// narrowed `params` (see [`keep_mentioned`]): `from_request` parameters with a value
-/// provider that kept a value. The person said "어제", so the call writes `date:
-/// "yesterday"` rather than leaving it out and meaning today; they said "수면", so the search
-/// names it. Parameters without a provider are not made to appear: a number in a request is
-/// as often a dose ("10분 걷기") as a count ("3개만"), and free text is the model's to copy
-/// or leave out.
+/// provider that kept a value, and free-text ones the request labels (see [`labelled`]).
+/// The person said "어제", so the call writes `date: "yesterday"` rather than leaving it out
+/// and meaning today; they said "수면", so the search names it; they wrote "메모: 20쪽 읽음",
+/// so the call carries the note. Numbers without a provider are not made to appear: a number
+/// in a request is as often a dose ("10분 걷기") as a count ("3개만"), and unlabelled free
+/// text is the model's to copy or leave out.
 pub(crate) fn said(
     tool: &super::ToolDefinition,
     params: &std::collections::BTreeMap<String, Vec<ValueChoice>>,
 ) -> Vec<String> {
     let required = required(tool);
+    let schema = tool.parameters();
+    let free_text = |param: &str| {
+        schema
+            .get("properties")
+            .and_then(|p| p.get(param))
+            .is_some_and(|prop| has_type(prop, "string"))
+    };
     tool.from_request
         .iter()
-        .filter(|param| tool.values.iter().any(|(name, _)| name == *param))
+        .filter(|param| {
+            tool.values.iter().any(|(name, _)| name == *param) || free_text(param.as_str())
+        })
         .filter(|param| params.get(*param).is_some_and(|kept| !kept.is_empty()))
         .filter(|param| !required.contains(&param.as_str()))
         .cloned()
@@ -247,13 +255,11 @@ pub(crate) fn said(
 /// The optional free-text parameters of `tool` that the request labels — by the parameter's
 /// name or a word of its description, followed by a colon ("메모: 20쪽 읽음" labels a `note`
 /// described as "짧은 메모(선택)") — each with what follows the colon to the end of its line
-/// (`None` where that is empty or longer than the schema's `maxLength`). A person who writes
-/// the label means the value after it; without this, a free-text parameter is the model's to
-/// copy or leave out (see [`said`]), and a small model leaves it out or copies the wrong words.
-pub(crate) fn labelled(
-    tool: &super::ToolDefinition,
-    request: &str,
-) -> Vec<(String, Option<String>)> {
+/// (a label with nothing after it, or more than the schema's `maxLength`, gives nothing). A
+/// person who writes the label means the value after it; without this, a free-text parameter
+/// is the model's to copy or leave out (see [`said`]), and a small model leaves it out or
+/// copies the wrong words.
+pub(crate) fn labelled(tool: &super::ToolDefinition, request: &str) -> Vec<(String, String)> {
     let lower = request.to_lowercase();
     let schema = tool.parameters();
     let required = required(tool);
@@ -277,7 +283,7 @@ pub(crate) fn labelled(
             let prop = schema
                 .get("properties")
                 .and_then(|p| p.get(param.as_str()))?;
-            if !is_string(prop) {
+            if !has_type(prop, "string") {
                 return None;
             }
             let description = prop
@@ -305,7 +311,7 @@ pub(crate) fn labelled(
                     prop.get("maxLength")
                         .and_then(Value::as_u64)
                         .is_none_or(|max| v.chars().count() as u64 <= max)
-                });
+                })?;
             Some((param.clone(), value))
         })
         .collect()
@@ -419,18 +425,11 @@ fn term_spans<'a>(text: &'a str, term: &'a str) -> impl Iterator<Item = (usize, 
         .map(move |(at, _)| (at, at + term.len()))
 }
 
-fn is_string(prop: &Value) -> bool {
+/// Whether `prop`'s schema admits JSON type `name` (`"type": "string"` or a list holding it).
+fn has_type(prop: &Value, name: &str) -> bool {
     match prop.get("type") {
-        Some(Value::String(t)) => t == "string",
-        Some(Value::Array(types)) => types.iter().any(|t| t == "string"),
-        _ => false,
-    }
-}
-
-fn is_integer(prop: &Value) -> bool {
-    match prop.get("type") {
-        Some(Value::String(t)) => t == "integer",
-        Some(Value::Array(types)) => types.iter().any(|t| t == "integer"),
+        Some(Value::String(t)) => t == name,
+        Some(Value::Array(types)) => types.iter().any(|t| t == name),
         _ => false,
     }
 }
@@ -690,15 +689,15 @@ mod tests {
         };
         assert_eq!(
             labelled(&tool, "1번 했어. 메모: 20쪽 읽음\n고마워"),
-            [("note".to_owned(), Some("20쪽 읽음".to_owned()))],
+            [("note".to_owned(), "20쪽 읽음".to_owned())],
             "the rest of its line"
         );
         assert_eq!(
             labelled(&tool, "1번 했어 note : Park"),
-            [("note".to_owned(), Some("Park".to_owned()))],
+            [("note".to_owned(), "Park".to_owned())],
             "by its name"
         );
-        assert_eq!(labelled(&tool, "메모:"), [("note".to_owned(), None)]);
+        assert!(names("메모:").is_empty(), "nothing after the label");
         assert!(names("1번 했어. 메모 남기지 마").is_empty(), "no colon");
         assert!(
             names("제목: 산책").is_empty(),
@@ -713,6 +712,7 @@ mod tests {
             [&Value::from("20쪽 읽음")],
             "the only value the call may write"
         );
+        assert_eq!(said(&tool, &params), ["note"], "and the call writes it");
     }
 
     #[test]
