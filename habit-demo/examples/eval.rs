@@ -1,9 +1,12 @@
 //! The habit coach's evaluation: how well the on-device model uses the six tools, on a Korean
-//! set of requests split into a dev half (tune on it) and a held-out half (only report it).
+//! set of requests split into a dev half (tune on it) and a held-out half (only report it),
+//! plus a probe split of requests written later, to tune on like dev (see
+//! `examples/eval/cases.schema.md`).
 //!
 //! ```sh
 //! cargo run --release -p habit-demo --example eval                       # dev, every case shown
 //! cargo run --release -p habit-demo --example eval -- --split heldout    # figures only
+//! cargo run --release -p habit-demo --example eval -- --split probe      # tuned on, shown
 //! cargo run --release -p habit-demo --example eval -- --router-only      # tool choice without a model
 //! ```
 //!
@@ -24,7 +27,7 @@
 //! - median time to the first answer character and to the end of the turn, tool execution
 //!   included.
 //!
-//! Flags: `--split dev|heldout`, `--strategy combined|router|channels|model`,
+//! Flags: `--split dev|probe|heldout`, `--strategy combined|router|channels|model`,
 //! `--format json|python|function_gemma`, `--limit N`, `--hints N` (labelled values listed
 //! per restricted parameter, 0 = none), `--preamble-examples N` (per tool), `--threads N`,
 //! `--router-only`, `--router-cv K` (K-fold cross-validation of the router on dev: would dev's
@@ -131,7 +134,7 @@ fn main() {
         let record = record.lock().unwrap_or_else(|p| p.into_inner()).clone();
         let verdict = judge(case, &record, outcome.as_ref().err().map(|e| e.to_string()));
         tally.add(case, &record, &verdict, total);
-        if !args.quiet && args.split == "dev" {
+        if !args.quiet && args.split != "heldout" {
             println!(
                 "{} {} {} [{}] {}\n    plan {:?} ← router {} · channels {}\n    made {}\n    said {:?}{}  ({:.1} s)",
                 mark(verdict.tool_ok),
@@ -591,8 +594,8 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
         println!("{name:<40} {right}/{}", cases.len());
     }
     rows.sort_by_key(|row| std::cmp::Reverse(row.1));
-    println!("best of the grid:");
-    for (name, right) in rows.iter().take(5) {
+    println!("the grid, best first:");
+    for (name, right) in &rows {
         println!("  {name:<38} {right}/{}", cases.len());
     }
 }
@@ -744,7 +747,7 @@ fn router_only(cases: &[Case], args: &Args) {
             .unwrap_or_default();
         let ok = right_tools(case, &plan);
         right += usize::from(ok);
-        if !args.quiet && args.split == "dev" {
+        if !args.quiet && args.split != "heldout" {
             let top: Vec<String> = ranked
                 .iter()
                 .take(3)
@@ -898,8 +901,8 @@ impl Args {
                 other => fail(&format!("unknown flag {other}; see the example's docs")),
             }
         }
-        if args.split != "dev" && args.split != "heldout" {
-            fail("--split is dev or heldout");
+        if !["dev", "probe", "heldout"].contains(&args.split.as_str()) {
+            fail("--split is dev, probe or heldout");
         }
         args
     }
