@@ -164,6 +164,12 @@ fn single_calls() -> Vec<Example> {
         ),
         // get_streak
         call("1번 몇일째야?", "get_streak", json!({"habit_id": 1})),
+        call("2번 스트릭 알려줘", "get_streak", json!({"habit_id": 2})),
+        call(
+            "독서는 연속 기록이 어떻게 돼?",
+            "get_streak",
+            json!({"habit_id": 2}),
+        ),
         call(
             "3번 습관 연속 기록 보여줘",
             "get_streak",
@@ -404,6 +410,12 @@ fn multi_step() -> Vec<Example> {
         Example::new("독서 습관 검색해서 등록해줘. 자기 전 10쪽")
             .call("search_catalog", json!({"keyword": "독서"}))
             .call("add_habit", json!({"protocol_id": "build.read-10-pages", "frame_level": 2, "framed_text": "자기 전 10쪽"})),
+        Example::new("내 습관들 쭉 띄워 주고 나서 3번 했다고 남겨줘")
+            .call("list_active_habits", json!({}))
+            .call("log_tracker_entry", json!({"habit_id": 3, "value": "done"})),
+        Example::new("습관 목록이랑 2번 스트릭 같이 보여줘")
+            .call("list_active_habits", json!({}))
+            .call("get_streak", json!({"habit_id": 2})),
     ]
 }
 

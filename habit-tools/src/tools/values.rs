@@ -105,7 +105,7 @@ pub fn tracker_values() -> Vec<ValueChoice> {
     vec![
         ValueChoice::new("done", "했음").with_words(["했", "완료", "체크"]),
         ValueChoice::new("blank", "일부러 쉼").with_words([
-            "쉰", "쉴", "쉬는", "쉬어", "휴식", "못 했", "못했", "안 했", "안했",
+            "쉰", "쉴", "쉬는", "쉬어", "쉬었", "휴식", "못 했", "못했", "안 했", "안했",
         ]),
     ]
 }
@@ -134,12 +134,17 @@ pub fn active_habit_ids(coach: Dep<Coach>) -> Result<Vec<ValueChoice>, HabitErro
 }
 
 /// `today` and `yesterday`, labelled with their dates (`log_tracker_entry`'s `date`): a model
-/// knows what the user said, not the calendar.
+/// knows what the user said, not the calendar. The other words for them count as mentions:
+/// "어젯밤에 마셨어" is yesterday though it never writes "어제".
 pub fn recent_days(coach: Dep<Coach>) -> Vec<ValueChoice> {
     let today = coach.today();
-    let mut days = vec![ValueChoice::new("today", format!("오늘 ({today})"))];
+    let mut days =
+        vec![ValueChoice::new("today", format!("오늘 ({today})")).with_words(["방금", "아까"])];
     if let Ok(yesterday) = today.yesterday() {
-        days.push(ValueChoice::new("yesterday", format!("어제 ({yesterday})")));
+        days.push(
+            ValueChoice::new("yesterday", format!("어제 ({yesterday})"))
+                .with_words(["어젯", "지난밤"]),
+        );
     }
     days
 }
