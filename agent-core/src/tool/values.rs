@@ -192,10 +192,9 @@ pub(crate) fn keep_mentioned(
     request: &str,
 ) {
     let lower = request.to_lowercase();
-    let schema = tool.parameters();
     let required = required(tool);
     for param in &tool.from_request {
-        let prop = schema.get("properties").and_then(|p| p.get(param));
+        let prop = property(tool, param);
         let is_required = required.contains(&param.as_str());
         if let Some(choices) = params.get_mut(param) {
             let said = mentioned(&lower, choices);
@@ -234,13 +233,8 @@ pub(crate) fn said(
     params: &std::collections::BTreeMap<String, Vec<ValueChoice>>,
 ) -> Vec<String> {
     let required = required(tool);
-    let schema = tool.parameters();
-    let free_text = |param: &str| {
-        schema
-            .get("properties")
-            .and_then(|p| p.get(param))
-            .is_some_and(|prop| has_type(prop, "string"))
-    };
+    let free_text =
+        |param: &str| property(tool, param).is_some_and(|prop| has_type(prop, "string"));
     tool.from_request
         .iter()
         .filter(|param| {
@@ -261,7 +255,6 @@ pub(crate) fn said(
 /// copies the wrong words.
 pub(crate) fn labelled(tool: &super::ToolDefinition, request: &str) -> Vec<(String, String)> {
     let lower = request.to_lowercase();
-    let schema = tool.parameters();
     let required = required(tool);
     // Where the value after `label` and its colon starts, in `lower`.
     let value_after = |label: &str| -> Option<usize> {
@@ -280,9 +273,7 @@ pub(crate) fn labelled(tool: &super::ToolDefinition, request: &str) -> Vec<(Stri
         .filter(|param| !tool.values.iter().any(|(name, _)| name == *param))
         .filter(|param| !required.contains(&param.as_str()))
         .filter_map(|param| {
-            let prop = schema
-                .get("properties")
-                .and_then(|p| p.get(param.as_str()))?;
+            let prop = property(tool, param)?;
             if !has_type(prop, "string") {
                 return None;
             }
@@ -423,6 +414,11 @@ fn term_spans<'a>(text: &'a str, term: &'a str) -> impl Iterator<Item = (usize, 
             !glued_before && !glued_after
         })
         .map(move |(at, _)| (at, at + term.len()))
+}
+
+/// The schema of `tool`'s parameter `param`, if it declares one.
+fn property<'t>(tool: &'t super::ToolDefinition, param: &str) -> Option<&'t Value> {
+    tool.parameters().get("properties")?.get(param)
 }
 
 /// Whether `prop`'s schema admits JSON type `name` (`"type": "string"` or a list holding it).
