@@ -375,7 +375,7 @@ impl<S: ChatSession> Agent<S> {
                 input,
                 tool_choice: ToolChoice::Call(vec![tool.clone()]),
                 values: Arc::clone(&values),
-                require: self.required(tool, decision.arguments.get(step), &current),
+                require: self.required(tool, decision.arguments.get(step), &current, text),
                 quote: text.to_owned(),
                 examples: Vec::new(),
             };
@@ -413,6 +413,7 @@ impl<S: ChatSession> Agent<S> {
         tool: &str,
         nearest: Option<&Vec<String>>,
         values: &ValueSets,
+        text: &str,
     ) -> Vec<String> {
         let mut require = nearest.cloned().unwrap_or_default();
         let Some(definition) = self.dispatcher.get(tool) else {
@@ -424,7 +425,7 @@ impl<S: ChatSession> Agent<S> {
             }
         };
         if let Some(params) = values.get(tool) {
-            crate::tool::values::said(definition, params)
+            crate::tool::values::said(definition, params, text)
                 .into_iter()
                 .for_each(&mut add);
         }

@@ -208,9 +208,14 @@ pub(crate) fn keep_mentioned(
                 *choices = kept;
             }
         } else if prop.is_some_and(|prop| has_type(prop, "integer")) {
-            let numbers = numbers_within(&lower, prop);
-            if !numbers.is_empty() || !is_required {
-                params.insert(param.clone(), numbers);
+            // A number written with the parameter's unit ("3개", "1단계") is the value; other
+            // numbers are offered to an optional parameter only (to a required one they are
+            // as likely a dose, "10분 걷기", as its value).
+            let with_unit = numbers_with_unit(&lower, prop);
+            if !with_unit.is_empty() {
+                params.insert(param.clone(), with_unit);
+            } else if !is_required {
+                params.insert(param.clone(), numbers_within(&lower, prop));
             }
         }
     }
@@ -225,20 +230,30 @@ pub(crate) fn keep_mentioned(
 /// provider that kept a value, and free-text ones the request labels (see [`labelled`]).
 /// The person said "어제", so the call writes `date: "yesterday"` rather than leaving it out
 /// and meaning today; they said "수면", so the search names it; they wrote "메모: 20쪽 읽음",
-/// so the call carries the note. Numbers without a provider are not made to appear: a number
-/// in a request is as often a dose ("10분 걷기") as a count ("3개만"), and unlabelled free
-/// text is the model's to copy or leave out.
+/// so the call carries the note; they wrote "3개만", so the search asks for three. Numbers
+/// without the parameter's unit are not made to appear: a bare number in a request is as
+/// often a dose ("10분 걷기") as a count, and unlabelled free text is the model's to copy or
+/// leave out.
 pub(crate) fn said(
     tool: &super::ToolDefinition,
     params: &std::collections::BTreeMap<String, Vec<ValueChoice>>,
+    request: &str,
 ) -> Vec<String> {
     let required = required(tool);
+    let lower = request.to_lowercase();
     let free_text =
         |param: &str| property(tool, param).is_some_and(|prop| has_type(prop, "string"));
+    let with_unit = |param: &str| {
+        property(tool, param).is_some_and(|prop| {
+            has_type(prop, "integer") && !numbers_with_unit(&lower, Some(prop)).is_empty()
+        })
+    };
     tool.from_request
         .iter()
         .filter(|param| {
-            tool.values.iter().any(|(name, _)| name == *param) || free_text(param.as_str())
+            tool.values.iter().any(|(name, _)| name == *param)
+                || free_text(param.as_str())
+                || with_unit(param.as_str())
         })
         .filter(|param| params.get(*param).is_some_and(|kept| !kept.is_empty()))
         .filter(|param| !required.contains(&param.as_str()))
@@ -248,26 +263,15 @@ pub(crate) fn said(
 
 /// The optional free-text parameters of `tool` that the request labels — by the parameter's
 /// name or a word of its description, followed by a colon ("메모: 20쪽 읽음" labels a `note`
-/// described as "짧은 메모(선택)") — each with what follows the colon to the end of its line
-/// (a label with nothing after it, or more than the schema's `maxLength`, gives nothing). A
-/// person who writes the label means the value after it; without this, a free-text parameter
-/// is the model's to copy or leave out (see [`said`]), and a small model leaves it out or
-/// copies the wrong words.
+/// described as "짧은 메모(선택)") or by a quoted text after at most a particle ("메모로 '비
+/// 와서 조금만' 남겨줘", "메모는 \"회식\"이라고") — each with what follows the colon to the end
+/// of its line, or what the quotes hold (a label with nothing after it, or more than the
+/// schema's `maxLength`, gives nothing). A person who writes the label means the value after
+/// it; without this, a free-text parameter is the model's to copy or leave out (see
+/// [`said`]), and a small model leaves it out or copies the wrong words.
 pub(crate) fn labelled(tool: &super::ToolDefinition, request: &str) -> Vec<(String, String)> {
     let lower = request.to_lowercase();
     let required = required(tool);
-    // Where the value after `label` and its colon starts, in `lower`.
-    let value_after = |label: &str| -> Option<usize> {
-        let label = label.to_lowercase();
-        lower.match_indices(&label).find_map(|(at, _)| {
-            let before = lower[..at].chars().next_back();
-            let after = lower[at + label.len()..].trim_start();
-            let colon = after.chars().next().filter(|c| [':', '：'].contains(c))?;
-            before
-                .is_none_or(|c| !c.is_alphanumeric())
-                .then(|| lower.len() - after.len() + colon.len_utf8())
-        })
-    };
     tool.from_request
         .iter()
         .filter(|param| !tool.values.iter().any(|(name, _)| name == *param))
@@ -281,21 +285,14 @@ pub(crate) fn labelled(tool: &super::ToolDefinition, request: &str) -> Vec<(Stri
                 .get("description")
                 .and_then(Value::as_str)
                 .unwrap_or("");
-            let start = std::iter::once(param.as_str())
+            let (start, end) = std::iter::once(param.as_str())
                 .chain(description.split(|c: char| !c.is_alphanumeric()))
                 .filter(|word| word.chars().count() >= 2)
-                .find_map(value_after)?;
+                .find_map(|label| value_after(&lower, label))?;
             // Lower-casing can change byte lengths; the value is cut from the original only
             // where it did not.
             let value = (lower.len() == request.len())
-                .then(|| {
-                    request
-                        .get(start..)
-                        .unwrap_or("")
-                        .lines()
-                        .next()
-                        .unwrap_or("")
-                })
+                .then(|| request.get(start..end).unwrap_or(""))
                 .map(|v| v.trim().to_owned())
                 .filter(|v| !v.is_empty())
                 .filter(|v| {
@@ -306,6 +303,61 @@ pub(crate) fn labelled(tool: &super::ToolDefinition, request: &str) -> Vec<(Stri
             Some((param.clone(), value))
         })
         .collect()
+}
+
+/// Quote pairs a labelled value may be written in (see [`labelled`]).
+const QUOTES: [(char, char); 6] = [
+    ('\'', '\''),
+    ('"', '"'),
+    ('‘', '’'),
+    ('“', '”'),
+    ('「', '」'),
+    ('『', '』'),
+];
+/// The most letters glued to a label before the quote of its value: a particle ("메모로
+/// '…'", "메모는 '…'"); a longer word ("메모하는 습관 '일기'") makes it no label.
+const MAX_PARTICLE_CHARS: usize = 3;
+
+/// Where the value labelled `label` lies in `lower` (a lower-cased request), as a byte range:
+/// after `label` and a colon, to the end of its line (inside quotes, if it starts with one);
+/// or inside the quotes that follow `label` and at most a particle. `label` must start a
+/// word.
+fn value_after(lower: &str, label: &str) -> Option<(usize, usize)> {
+    let label = label.to_lowercase();
+    lower.match_indices(&label).find_map(|(at, _)| {
+        let before = lower[..at].chars().next_back();
+        if before.is_some_and(char::is_alphanumeric) {
+            return None;
+        }
+        let rest = &lower[at + label.len()..];
+        let offset = |tail: &str| lower.len() - tail.len();
+        let after = rest.trim_start();
+        if let Some(colon) = after.chars().next().filter(|c| [':', '：'].contains(c)) {
+            let value = after[colon.len_utf8()..].trim_start();
+            let line_end = value.find('\n').map_or(lower.len(), |i| offset(value) + i);
+            return Some(quoted(value, offset(value)).unwrap_or((offset(value), line_end)));
+        }
+        let particle: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric())
+            .take(MAX_PARTICLE_CHARS + 1)
+            .collect();
+        if particle.chars().count() > MAX_PARTICLE_CHARS {
+            return None;
+        }
+        let tail = rest[particle.len()..].trim_start();
+        quoted(tail, offset(tail))
+    })
+}
+
+/// The byte range inside the quotes `text` starts with (`at` is where `text` starts), if it
+/// starts with an opening quote that closes on the same line.
+fn quoted(text: &str, at: usize) -> Option<(usize, usize)> {
+    let open = text.chars().next()?;
+    let (_, close) = QUOTES.iter().find(|(o, _)| *o == open)?;
+    let inner = &text[open.len_utf8()..];
+    let end = inner.find(*close)?;
+    (!inner[..end].contains('\n')).then(|| (at + open.len_utf8(), at + open.len_utf8() + end))
 }
 
 /// The most distinct values that `text` writes as numbers for any one required parameter of
@@ -448,13 +500,51 @@ fn numbers_within(request: &str, prop: Option<&Value>) -> Vec<ValueChoice> {
     out
 }
 
-/// The runs of ASCII digits in `text`.
+/// The numbers of [`numbers_within`] that `request` writes with the parameter's unit: right
+/// before (or one space before) letters that begin with a word of `prop`'s description, which
+/// names the unit ("최대 개수(개)" → "3개만", "습관 문장의 단계" → "1단계로"). "10분" is no
+/// count of results; "3개" is.
+fn numbers_with_unit(request: &str, prop: Option<&Value>) -> Vec<ValueChoice> {
+    let description = prop
+        .and_then(|p| p.get("description"))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_lowercase();
+    let units: Vec<&str> = description
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty() && word.chars().all(char::is_alphabetic))
+        .collect();
+    if units.is_empty() {
+        return Vec::new();
+    }
+    let written: String = digit_spans(request)
+        .filter(|&(_, end)| {
+            let after = request[end..].strip_prefix(' ').unwrap_or(&request[end..]);
+            let letters: String = after.chars().take_while(|c| c.is_alphabetic()).collect();
+            !letters.is_empty() && units.iter().any(|unit| letters.starts_with(unit))
+        })
+        .map(|(start, end)| format!(" {} ", &request[start..end]))
+        .collect();
+    numbers_within(&written, prop)
+}
+
+/// The numbers written in `text` (see [`digit_spans`]).
 fn digit_runs(text: &str) -> impl Iterator<Item = &str> {
     digit_spans(text).map(|(s, e)| &text[s..e])
 }
 
-/// Where the runs of ASCII digits in `text` are, as byte ranges.
+/// Characters that join two runs of digits into one date, time or decimal ("3/7",
+/// "2025-03-08", "9:30", "1.5").
+const NUMBER_JOINERS: [char; 4] = ['/', '-', ':', '.'];
+
+/// Where the numbers written in `text` are, as byte ranges: runs of ASCII digits that stand
+/// on their own. A run joined to another by one of [`NUMBER_JOINERS`] is part of a date or a
+/// time, not a number of its own: "3/7에 1번 했어" writes habit 1, not habits 3 and 1.
 fn digit_spans(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let joined = |joiner: Option<char>, beyond: Option<char>| {
+        joiner.is_some_and(|c| NUMBER_JOINERS.contains(&c))
+            && beyond.is_some_and(|c| c.is_ascii_digit())
+    };
     let mut start = None;
     text.char_indices()
         .chain(std::iter::once((text.len(), ' ')))
@@ -468,6 +558,11 @@ fn digit_spans(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
                 Some((s, at))
             }
             _ => None,
+        })
+        .filter(move |&(s, e)| {
+            let mut before = text[..s].chars().rev();
+            let mut after = text[e..].chars();
+            !joined(before.next(), before.next()) && !joined(after.next(), after.next())
         })
 }
 
@@ -498,7 +593,12 @@ mod tests {
                 "category": {"type": "string"},
                 "keyword": {"type": "string"},
                 "kind": {"type": "string"},
-                "limit": {"type": ["integer", "null"], "minimum": 1, "maximum": 10},
+                "limit": {
+                    "type": ["integer", "null"],
+                    "minimum": 1,
+                    "maximum": 10,
+                    "description": "최대 개수(개)"
+                },
                 "note": {"type": "string"}
             }
         });
@@ -566,6 +666,13 @@ mod tests {
             [Value::from(3), Value::from(10), Value::from(5)]
         );
 
+        let params = narrowed("폰 사용 30분 줄이기 2개, 물 5잔");
+        assert_eq!(
+            params["limit"],
+            [Value::from(2)],
+            "a number with the unit its description names is the value"
+        );
+
         let params = narrowed("KIND b, 아무거나. interest: abc");
         assert!(
             params["category"].is_empty(),
@@ -621,12 +728,17 @@ mod tests {
             let mut params: std::collections::BTreeMap<_, _> =
                 tool.current_values(&Deps::default()).into_iter().collect();
             keep_mentioned(&tool, &mut params, request);
-            said(&tool, &params)
+            said(&tool, &params, request)
         };
         assert_eq!(
             said_in("잠이 안 와요, 커피 때문에. 3개만 보여줘"),
-            ["category", "keyword"],
-            "not the number (no provider), not the required kind"
+            ["category", "keyword", "limit"],
+            "not the required kind; the number written with its unit"
+        );
+        assert_eq!(
+            said_in("커피 10분 전에"),
+            ["keyword"],
+            "a number without the unit is not said"
         );
         assert!(said_in("KIND b, 아무거나").is_empty());
     }
@@ -658,6 +770,12 @@ mod tests {
         assert_eq!(written("3번이랑 3번"), 1, "distinct values");
         assert_eq!(written("2번 30분 했어"), 1, "30 is no habit");
         assert_eq!(written("걷기 했어"), 0);
+        assert_eq!(
+            written("지난 금요일(3/7)에 1번 했어"),
+            1,
+            "a date's numbers are no habits"
+        );
+        assert_eq!(written("1번, 3번 9:30에"), 2);
     }
 
     #[test]
@@ -693,6 +811,26 @@ mod tests {
             [("note".to_owned(), "Park".to_owned())],
             "by its name"
         );
+        assert_eq!(
+            labelled(&tool, "1번 오늘 완료하고 메모로 '비 와서 조금만' 남겨줘"),
+            [("note".to_owned(), "비 와서 조금만".to_owned())],
+            "quoted after a particle"
+        );
+        assert_eq!(
+            labelled(&tool, "3번은 쉼, 메모는 “회식”이라고 적어줘"),
+            [("note".to_owned(), "회식".to_owned())],
+            "in curly quotes"
+        );
+        assert_eq!(
+            labelled(&tool, "메모: '공원'"),
+            [("note".to_owned(), "공원".to_owned())],
+            "a colon, then quotes"
+        );
+        assert!(
+            names("메모하는 습관 '일기' 추가").is_empty(),
+            "a longer word before the quote is no particle"
+        );
+        assert!(names("메모 '안 닫힘").is_empty(), "an unclosed quote");
         assert!(names("메모:").is_empty(), "nothing after the label");
         assert!(names("1번 했어. 메모 남기지 마").is_empty(), "no colon");
         assert!(
@@ -708,7 +846,11 @@ mod tests {
             [&Value::from("20쪽 읽음")],
             "the only value the call may write"
         );
-        assert_eq!(said(&tool, &params), ["note"], "and the call writes it");
+        assert_eq!(
+            said(&tool, &params, "1번 했어. 메모: 20쪽 읽음"),
+            ["note"],
+            "and the call writes it"
+        );
     }
 
     #[test]

@@ -38,7 +38,7 @@ pub async fn search_catalog(
     #[values(search_terms)]
     #[from_request]
     keyword: Option<String>,
-    /// 최대 개수 1~10, 기본 5
+    /// 최대 몇 개(1~10, 기본 5)
     #[schemars(range(min = 1, max = search::MAX_LIMIT))]
     #[from_request]
     limit: Option<i64>,

@@ -401,6 +401,9 @@ fn multi_step() -> Vec<Example> {
         Example::new("1번이랑 2번 오늘 다 했어")
             .call("log_tracker_entry", json!({"habit_id": 1, "value": "done"}))
             .call("log_tracker_entry", json!({"habit_id": 2, "value": "done"})),
+        Example::new("2번하고 3번 스트릭 각각 알려줘")
+            .call("get_streak", json!({"habit_id": 2}))
+            .call("get_streak", json!({"habit_id": 3})),
         Example::new("내 습관 확인하고 걷기 연속 기록도 봐줘")
             .call("list_active_habits", json!({}))
             .call("get_streak", json!({"habit_id": 1})),

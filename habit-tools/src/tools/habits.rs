@@ -85,8 +85,9 @@ pub async fn add_habit(
     /// 프로토콜 id(build. 또는 break.으로 시작), 예: build.morning-walk
     #[values(protocol_ids)]
     protocol_id: String,
-    /// 습관 문장의 수준. 1=행동(10분 걷기), 2=시점 포함(아침 커피 후 10분 걷기), 3=정체성(나는 걷는 사람)
+    /// 습관 문장의 단계. 1=행동(10분 걷기), 2=시점 포함(아침 커피 후 10분 걷기), 3=정체성(나는 걷는 사람)
     #[schemars(range(min = *rules::FRAME_LEVELS.start(), max = *rules::FRAME_LEVELS.end()))]
+    #[from_request]
     frame_level: i64,
     /// 사용자 말로 쓴 습관 문장. 피할 일이 아니라 할 일로 씁니다
     #[schemars(length(min = 1, max = rules::MAX_FRAMED_TEXT_CHARS))]

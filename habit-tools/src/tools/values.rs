@@ -1,6 +1,6 @@
 //! The value providers of the habit tools: what a model may write, this turn, for the
 //! parameters whose valid values the app knows — catalog ids, the user's active habit ids,
-//! the display categories, the words a search finds something with, the tracker values, today and yesterday. Each value comes with the label the prompt
+//! the display categories, the words a search finds something with, the tracker values, the days of the past week. Each value comes with the label the prompt
 //! shows the model and the confirmation dialog shows the person (a protocol's title and kind,
 //! a habit's own words, the date in full).
 
@@ -133,18 +133,65 @@ pub fn active_habit_ids(coach: Dep<Coach>) -> Result<Vec<ValueChoice>, HabitErro
         .collect())
 }
 
-/// `today` and `yesterday`, labelled with their dates (`log_tracker_entry`'s `date`): a model
-/// knows what the user said, not the calendar. The other words for them count as mentions:
-/// "어젯밤에 마셨어" is yesterday though it never writes "어제".
+/// How many days before yesterday a log may name by its date (`2025-03-08`): the rest of
+/// the week, so every weekday names one day ("토요일에 했어").
+const DATED_DAYS: i16 = 5;
+
+/// `today`, `yesterday` and the five days before (`log_tracker_entry`'s `date`), labelled
+/// with their dates: a model knows what the user said, not the calendar. The other words for
+/// them count as mentions: "어젯밤에 마셨어" is yesterday though it never writes "어제", and
+/// "8일 토요일에", "3/8에" or "그저께" name their day, which the call then writes as
+/// `YYYY-MM-DD` instead of leaving the date out (and meaning today).
 pub fn recent_days(coach: Dep<Coach>) -> Vec<ValueChoice> {
     let today = coach.today();
-    let mut days =
-        vec![ValueChoice::new("today", format!("오늘 ({today})")).with_words(["방금", "아까"])];
-    if let Ok(yesterday) = today.yesterday() {
-        days.push(
-            ValueChoice::new("yesterday", format!("어제 ({yesterday})"))
+    let mut days = vec![
+        ValueChoice::new("today", format!("오늘 ({today})"))
+            .with_words(["방금", "아까"])
+            .with_words(day_words(today)),
+    ];
+    let mut day = today;
+    for back in 1..=DATED_DAYS + 1 {
+        let Ok(earlier) = day.yesterday() else {
+            break;
+        };
+        day = earlier;
+        let choice = match back {
+            1 => ValueChoice::new("yesterday", format!("어제 ({day})"))
                 .with_words(["어젯", "지난밤"]),
-        );
+            2 => ValueChoice::new(day.to_string(), format!("그저께 ({day})"))
+                .with_words(["그제", "엊그제"]),
+            _ => ValueChoice::new(day.to_string(), format!("{} ({day})", weekday(day))),
+        };
+        let mut choice = choice.with_words(day_words(day));
+        if back == 2 {
+            choice = choice.with_words([weekday(day)]);
+        }
+        days.push(choice);
     }
     days
+}
+
+/// The ways a request writes a day by its number: "8일", "3월 8일", "3/8", "03-08".
+fn day_words(day: jiff::civil::Date) -> [String; 4] {
+    let (month, date) = (day.month(), day.day());
+    [
+        format!("{date}일"),
+        format!("{month}월 {date}일"),
+        format!("{month}/{date}"),
+        format!("{month:02}-{date:02}"),
+    ]
+}
+
+/// The day of the week in Korean ("토요일").
+fn weekday(day: jiff::civil::Date) -> &'static str {
+    use jiff::civil::Weekday;
+    match day.weekday() {
+        Weekday::Monday => "월요일",
+        Weekday::Tuesday => "화요일",
+        Weekday::Wednesday => "수요일",
+        Weekday::Thursday => "목요일",
+        Weekday::Friday => "금요일",
+        Weekday::Saturday => "토요일",
+        Weekday::Sunday => "일요일",
+    }
 }
