@@ -353,6 +353,7 @@ impl<S: ChatSession> Agent<S> {
         }
         let decision = self.decide(text).await?;
         let decision = self.repeat_for_values(decision, text, &current);
+        let decision = self.restrain(decision, &current, text);
         self.emit(AgentEvent::Planned(decision.clone()));
         let mut turn = Turn::new();
         let mut input = TurnInput::User(text.to_owned());
@@ -449,6 +450,28 @@ impl<S: ChatSession> Agent<S> {
         let repeated = vec![tool.clone(); written];
         if decision.ranked.iter().any(|r| r.plan == repeated) {
             self.chooser.replan(decision, repeated)
+        } else {
+            decision
+        }
+    }
+
+    /// No tool where the router's best plan is none and the chosen one-step call would ask
+    /// nothing the request said (see `tool::values::asks_nothing`): the channel scores of a
+    /// general question ("의지력이 약한 사람도 바꿀 수 있나요?") favour a tool that reads
+    /// like it, and a call with nothing from the request answers no question it asked.
+    fn restrain(&self, decision: Decision, values: &ValueSets, text: &str) -> Decision {
+        let [tool] = decision.plan.as_slice() else {
+            return decision;
+        };
+        let router_says_none = decision
+            .ranked
+            .first()
+            .is_some_and(|best| best.plan.is_empty());
+        let asks_nothing = self.dispatcher.get(tool).is_some_and(|definition| {
+            crate::tool::values::asks_nothing(definition, values.get(tool), text)
+        });
+        if router_says_none && asks_nothing {
+            self.chooser.replan(decision, Vec::new())
         } else {
             decision
         }

@@ -261,6 +261,43 @@ pub(crate) fn said(
         .collect()
 }
 
+/// Whether a call of `tool` would say nothing the request asked for: the tool takes
+/// parameters; the request names none of the values of its required ones (each of which
+/// has a value provider); and its optional ones are all read from the request, which named
+/// a value for none of them (judged from this turn's `params`, narrowed by
+/// [`keep_mentioned`]). `search_catalog({})` for "21일 법칙이 진짜야?" lists the whole
+/// catalog, and `query_protocol` for "작은 습관이 왜 효과가 있어요?" describes whichever
+/// protocol the model picks — answers to no question the person asked.
+pub(crate) fn asks_nothing(
+    tool: &super::ToolDefinition,
+    params: Option<&std::collections::BTreeMap<String, Vec<ValueChoice>>>,
+    request: &str,
+) -> bool {
+    let Some(properties) = tool
+        .parameters()
+        .get("properties")
+        .and_then(Value::as_object)
+    else {
+        return false;
+    };
+    let lower = request.to_lowercase();
+    let required = required(tool);
+    let choices = |name: &str| params.and_then(|params| params.get(name));
+    !properties.is_empty()
+        && properties.keys().all(|name| {
+            if required.contains(&name.as_str()) {
+                // A word most values share ("습관" in the label of every build and break
+                // protocol) names none of them.
+                choices(name).is_some_and(|choices| {
+                    let named = mentioned(&lower, choices).iter().filter(|m| **m).count();
+                    named == 0 || named > (choices.len() / 2).max(1)
+                })
+            } else {
+                tool.from_request.contains(name) && choices(name).is_none_or(Vec::is_empty)
+            }
+        })
+}
+
 /// The optional free-text parameters of `tool` that the request labels — by the parameter's
 /// name or a word of its description, followed by a colon ("메모: 20쪽 읽음" labels a `note`
 /// described as "짧은 메모(선택)") or by a quoted text after at most a particle ("메모로 '비
@@ -719,6 +756,67 @@ mod tests {
             [false],
             "not inside another number"
         );
+    }
+
+    #[test]
+    fn a_call_asks_nothing_when_the_request_names_none_of_its_values() {
+        let optional = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "keyword": {"type": ["string", "null"]},
+                "limit": {
+                    "type": ["integer", "null"],
+                    "minimum": 1,
+                    "maximum": 10,
+                    "description": "최대 몇 개"
+                }
+            }
+        });
+        let search = super::super::ToolDefinition::builder("search", "d")
+            .schema(super::super::ToolSchema::from_validation(optional))
+            .values("keyword", || vec![ValueChoice::new("수면", "수면")])
+            .from_request("keyword")
+            .from_request("limit")
+            .handler(|_| std::future::ready(crate::tool::ToolResult::ok(serde_json::json!({}))))
+            .build()
+            .expect("tool");
+        let asks = |tool: &super::super::ToolDefinition, request: &str| {
+            let mut params: std::collections::BTreeMap<_, _> =
+                tool.current_values(&Deps::default()).into_iter().collect();
+            keep_mentioned(tool, &mut params, request);
+            asks_nothing(tool, Some(&params), request)
+        };
+        assert!(
+            asks(&search, "21일 법칙이 진짜야?"),
+            "21 is no count it takes"
+        );
+        assert!(!asks(&search, "수면 습관"), "a keyword named");
+        assert!(!asks(&search, "아무거나 3개"), "a count written");
+
+        let required = serde_json::json!({
+            "type": "object",
+            "required": ["id"],
+            "properties": {"id": {"type": "string"}}
+        });
+        let query = super::super::ToolDefinition::builder("query", "d")
+            .schema(super::super::ToolSchema::from_validation(required))
+            .values("id", || {
+                vec![
+                    ValueChoice::new("a", "걷기 · 만들 습관"),
+                    ValueChoice::new("b", "독서 · 만들 습관"),
+                    ValueChoice::new("c", "야식 · 끊을 습관"),
+                ]
+            })
+            .handler(|_| std::future::ready(crate::tool::ToolResult::ok(serde_json::json!({}))))
+            .build()
+            .expect("tool");
+        assert!(!asks(&query, "독서 자세히"), "one value named");
+        assert!(
+            asks(&query, "작은 습관이 왜 효과가 있어요?"),
+            "a word most values share names none"
+        );
+        assert!(!asks(&search_tool(), "kind b"), "a required value named");
+        assert!(asks(&search_tool(), "아무거나"));
     }
 
     #[test]
