@@ -138,7 +138,9 @@
 //! Local calendar dates, `YYYY-MM-DD`. "Today" comes from a [`Clock`]: [`SystemClock`] (the
 //! system's local time zone) or [`FixedClock`] (tests, demos). Tracker dates also accept
 //! `today`/`오늘` and `yesterday`/`어제`, because a model rarely knows the date but does know
-//! what the user said; absent or blank means today.
+//! what the user said; absent or blank means today. The `date` a model may write is one of
+//! today, yesterday and the five days before ([`tools::values::recent_days`]), each known by
+//! the words people use for it ("어젯밤", "그저께", "8일 토요일", "3/7").
 //!
 //! # Rules
 //!

@@ -14,7 +14,7 @@
 //! | [`tracker`] | `get_streak`, `log_tracker_entry` |
 //! | [`examples`] | more examples: other phrasings, two-call requests, requests needing no tool |
 //! | [`replies`] | each tool's own sentence about a successful result |
-//! | [`values`] | value providers: catalog ids, active habit ids, categories, search terms, tracker values, today/yesterday |
+//! | [`values`] | value providers: catalog ids, active habit ids, categories, search terms, tracker values, the days of the past week |
 //! | [`instructions`] | [`COACH_INSTRUCTIONS`] |
 
 pub mod catalog;

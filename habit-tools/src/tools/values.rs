@@ -195,3 +195,40 @@ fn weekday(day: jiff::civil::Date) -> &'static str {
         Weekday::Sunday => "일요일",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::{Date, FixedClock, Store};
+
+    #[test]
+    fn recent_days_name_the_past_week_by_its_words() {
+        let store = Store::open_in_memory().expect("store");
+        let clock = Arc::new(FixedClock::new(Date::constant(2025, 3, 10)));
+        let coach = Coach::new(Arc::new(store), clock);
+        let days = recent_days(Dep::new(coach));
+        let values: Vec<String> = days
+            .iter()
+            .map(|d| d.value.as_str().unwrap_or_default().to_owned())
+            .collect();
+        assert_eq!(
+            values,
+            [
+                "today",
+                "yesterday",
+                "2025-03-08",
+                "2025-03-07",
+                "2025-03-06",
+                "2025-03-05",
+                "2025-03-04"
+            ]
+        );
+        assert_eq!(days[2].label, "그저께 (2025-03-08)");
+        assert!(days[2].words.iter().any(|w| w == "토요일"));
+        assert_eq!(days[3].label, "금요일 (2025-03-07)");
+        assert!(days[3].words.iter().any(|w| w == "3/7"));
+        assert!(days[1].words.iter().any(|w| w == "3월 9일"));
+    }
+}
