@@ -893,37 +893,36 @@ mod tests {
             .handler(|_| std::future::ready(crate::tool::ToolResult::ok(serde_json::json!({}))))
             .build()
             .expect("tool");
+        let labels_note = |request: &str, value: &str, why: &str| {
+            assert_eq!(
+                labelled(&tool, request),
+                [("note".to_owned(), value.to_owned())],
+                "{why}"
+            );
+        };
         let names = |request: &str| -> Vec<String> {
             labelled(&tool, request)
                 .into_iter()
                 .map(|(name, _)| name)
                 .collect()
         };
-        assert_eq!(
-            labelled(&tool, "1번 했어. 메모: 20쪽 읽음\n고마워"),
-            [("note".to_owned(), "20쪽 읽음".to_owned())],
-            "the rest of its line"
+        labels_note(
+            "1번 했어. 메모: 20쪽 읽음\n고마워",
+            "20쪽 읽음",
+            "the rest of its line",
         );
-        assert_eq!(
-            labelled(&tool, "1번 했어 note : Park"),
-            [("note".to_owned(), "Park".to_owned())],
-            "by its name"
+        labels_note("1번 했어 note : Park", "Park", "by its name");
+        labels_note(
+            "1번 오늘 완료하고 메모로 '비 와서 조금만' 남겨줘",
+            "비 와서 조금만",
+            "quoted after a particle",
         );
-        assert_eq!(
-            labelled(&tool, "1번 오늘 완료하고 메모로 '비 와서 조금만' 남겨줘"),
-            [("note".to_owned(), "비 와서 조금만".to_owned())],
-            "quoted after a particle"
+        labels_note(
+            "3번은 쉼, 메모는 “회식”이라고 적어줘",
+            "회식",
+            "in curly quotes",
         );
-        assert_eq!(
-            labelled(&tool, "3번은 쉼, 메모는 “회식”이라고 적어줘"),
-            [("note".to_owned(), "회식".to_owned())],
-            "in curly quotes"
-        );
-        assert_eq!(
-            labelled(&tool, "메모: '공원'"),
-            [("note".to_owned(), "공원".to_owned())],
-            "a colon, then quotes"
-        );
+        labels_note("메모: '공원'", "공원", "a colon, then quotes");
         assert!(
             names("메모하는 습관 '일기' 추가").is_empty(),
             "a longer word before the quote is no particle"
