@@ -1,6 +1,7 @@
 //! The tool-choice stage's plans end to end, on a scripted session with the router: a step
 //! made once for each value the request writes, and a request that asks two things matched
-//! part by part to a declared two-step plan.
+//! part by part to a declared two-step plan; and with a scripted reading of the requests,
+//! the model's reading deciding where the router's letters mislead it.
 
 use std::sync::{Arc, Mutex};
 
@@ -56,6 +57,14 @@ async fn check_chore(
 fn agent(
     script: Vec<Vec<agent_core::ChatEvent>>,
 ) -> (Agent<ScriptedSession>, Arc<Mutex<Vec<AgentEvent>>>) {
+    agent_with(script, Strategy::Router, |session| session)
+}
+
+fn agent_with(
+    script: Vec<Vec<agent_core::ChatEvent>>,
+    strategy: Strategy,
+    session: impl FnOnce(ScriptedSession) -> ScriptedSession,
+) -> (Agent<ScriptedSession>, Arc<Mutex<Vec<AgentEvent>>>) {
     let chores = Arc::new(Chores(Mutex::new(
         ["설거지", "빨래", "청소"]
             .iter()
@@ -79,11 +88,14 @@ fn agent(
         .build()
         .expect("registry");
     let registry = Arc::new(registry);
-    let session = ScriptedSession::new(ChatConfig::new("할 일 도우미입니다.", &registry), script);
+    let session = session(ScriptedSession::new(
+        ChatConfig::new("할 일 도우미입니다.", &registry),
+        script,
+    ));
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&events);
     let agent = Agent::new(session, registry)
-        .with_strategy(Strategy::Router)
+        .with_strategy(strategy)
         .with_events(move |event| sink.lock().expect("events").push(event));
     (agent, events)
 }
@@ -135,4 +147,93 @@ async fn a_request_in_two_parts_finds_the_declared_two_step_plan() {
         .await
         .expect("answer");
     assert_eq!(planned(&events), ["list_chores", "check_chore"]);
+}
+
+/// A stand-in for the model's reading: what a text means, as a direction — a list (목록,
+/// 뭐 있), done (끝, 완료, 다 했), both, or neither.
+fn meaning(text: &str) -> Result<Vec<f32>, agent_core::LlmError> {
+    let has = |words: &[&str]| words.iter().any(|w| text.contains(w));
+    let list = if has(&["목록", "뭐 있"]) {
+        1.0
+    } else {
+        0.0
+    };
+    let done = if has(&["끝", "완료", "다 했"]) {
+        1.0
+    } else {
+        0.0
+    };
+    Ok(vec![list, done, 1.0 - list.max(done)])
+}
+
+#[tokio::test]
+async fn the_models_reading_decides_where_the_letters_mislead_the_router() {
+    // "오늘 할 일" is the list example's wording ("오늘 할 일 뭐 있지?"); what it says is done.
+    let request = "오늘 할일 완료";
+    let (mut agent, events) = agent(vec![
+        vec![call("list_chores", json!({}))],
+        text("목록이에요."),
+    ]);
+    agent.send(request).await.expect("answer");
+    assert_eq!(
+        planned(&events),
+        ["list_chores"],
+        "the router alone goes by the letters"
+    );
+
+    let (mut agent, events) = agent_with(
+        vec![
+            vec![call("check_chore", json!({"number": 3}))],
+            text("표시했어요."),
+        ],
+        Strategy::Combined,
+        |session| session.with_reading(meaning),
+    );
+    let transcript = agent.session().transcript();
+    agent.send(request).await.expect("answer");
+    assert_eq!(planned(&events), ["check_chore"]);
+    agent
+        .send("할 일 목록 보여줘")
+        .await
+        .expect_err("script exhausted");
+    let read = transcript.received().read;
+    assert_eq!(
+        read.len(),
+        3,
+        "the examples once, then each request: {read:?}"
+    );
+    assert_eq!(read[0].len(), agent.chooser().reading_texts().len());
+    assert!(read[0].contains(&"1번 할 일 끝났어".to_owned()));
+    assert_eq!(read[1], [request]);
+    assert_eq!(read[2], ["할 일 목록 보여줘"]);
+}
+
+#[tokio::test]
+async fn a_session_that_cannot_read_leaves_the_choice_to_the_router() {
+    let failing = |_: &str| Err(agent_core::LlmError::Inference("no reading".to_owned()));
+    for reads in [false, true] {
+        let (mut agent, events) = agent_with(
+            vec![vec![call("list_chores", json!({}))], text("목록이에요.")],
+            Strategy::Combined,
+            |session| {
+                if reads {
+                    session.with_reading(failing)
+                } else {
+                    session
+                }
+            },
+        );
+        let transcript = agent.session().transcript();
+        agent
+            .send("오늘 할일 완료")
+            .await
+            .expect("a failed reading costs no turn");
+        assert_eq!(planned(&events), ["list_chores"]);
+        assert_eq!(
+            transcript.received().read.len(),
+            1,
+            "asked once, never again"
+        );
+        assert!(agent.chooser().reading().is_none());
+    }
 }

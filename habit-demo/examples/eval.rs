@@ -29,11 +29,11 @@
 //!
 //! Flags: `--split dev|probe|heldout`, `--strategy combined|router|channels|model`,
 //! `--format json|python|function_gemma`, `--limit N`, `--hints N` (labelled values listed
-//! per restricted parameter, 0 = none), `--preamble-examples N` (per tool), `--threads N`,
+//! per restricted parameter, 0 = none), `--preamble-examples N` (per tool), `--reading-blocks N`
+//! (blocks of the model tool choice reads requests with, 0 = none), `--threads N`,
 //! `--router-only`, `--router-cv K` (K-fold cross-validation of the router on dev: would dev's
-//! requests help as examples?), `--choice-only` (tool choice with the model's channel scores, under a
-//! grid of combination weights), `--embed-probe` (tool choice by the model's own hidden
-//! states: nearest examples over pooled embeddings, alone and added to the router), `--quiet`.
+//! requests help as examples?), `--choice-only` (tool choice alone: router, channel scores,
+//! the model's reading, and their combinations under a grid of weights), `--quiet`.
 //! Model: `$GEMMA_MODEL` or the cache of `scripts/fetch-model.sh`.
 
 use std::collections::BTreeMap;
@@ -85,6 +85,9 @@ fn main() {
     if let Some(examples) = args.preamble_examples {
         options.preamble_examples = examples;
     }
+    if let Some(blocks) = args.reading_blocks {
+        options.reading_blocks = blocks;
+    }
     let backend = GemmaBackend::load(&path, options).unwrap_or_else(|e| fail(&e.to_string()));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -103,11 +106,8 @@ fn main() {
         choice_grid(&backend, &runtime, &cases);
         return;
     }
-    if args.embed_probe {
-        embed_probe(&backend, &runtime, &cases);
-        return;
-    }
     let mut tally = Tally::default();
+    let chooser = learned_chooser(&backend, &seeded_registry(), args.strategy);
     let started = Instant::now();
     for case in &cases {
         let registry = seeded_registry();
@@ -120,10 +120,7 @@ fn main() {
         let turn_started = Instant::now();
         let mut agent = Agent::new(session, Arc::clone(&registry))
             .with_confirmer(ApproveAll)
-            .with_chooser(
-                Chooser::new(&registry, &Messages::default().chat_channel)
-                    .with_strategy(args.strategy),
-            )
+            .with_chooser(chooser.clone())
             .with_events(move |event| {
                 sink.lock()
                     .unwrap_or_else(|p| p.into_inner())
@@ -136,7 +133,7 @@ fn main() {
         tally.add(case, &record, &verdict, total);
         if !args.quiet && args.split != "heldout" {
             println!(
-                "{} {} {} [{}] {}\n    plan {:?} ← router {} · channels {}\n    made {}\n    said {:?}{}  ({:.1} s)",
+                "{} {} {} [{}] {}\n    plan {:?} ← router {} · reading {} · channels {}\n    made {}\n    said {:?}{}  ({:.1} s)",
                 mark(verdict.tool_ok),
                 mark(verdict.args_ok),
                 case.id,
@@ -144,6 +141,7 @@ fn main() {
                 case.request,
                 record.plan,
                 record.ranked.join(" | "),
+                record.reading.join(" | "),
                 record.channels.join(", "),
                 record.describe_calls(),
                 record.answer.trim(),
@@ -260,6 +258,7 @@ struct Record {
     plan: Vec<String>,
     ranked: Vec<String>,
     channels: Vec<String>,
+    reading: Vec<String>,
     calls: Vec<(String, Value)>,
     statuses: Vec<ToolResult>,
     answer: String,
@@ -274,6 +273,13 @@ impl Record {
         match event {
             AgentEvent::Planned(decision) => {
                 self.plan = decision.plan;
+                let mut reading = decision.reading_scores.clone();
+                reading.sort_by(|a, b| b.1.total_cmp(&a.1));
+                self.reading = reading
+                    .iter()
+                    .take(3)
+                    .map(|(plan, lp)| format!("{plan:?} {:.2}", lp.exp()))
+                    .collect();
                 self.ranked = decision
                     .ranked
                     .iter()
@@ -509,8 +515,27 @@ fn median(values: &[Duration]) -> Duration {
     sorted.get(sorted.len() / 2).copied().unwrap_or_default()
 }
 
-/// Tool choice alone, with the model's channel scores for every channel: how the combined
-/// strategy would decide under several weightings (no calls are written).
+/// A chooser over `registry` whose reading classifier has learned from the model's reading
+/// of the declared examples (as an agent's does at its first turn): the eval trains it once,
+/// not once per case, so a case's time is a turn's.
+fn learned_chooser(backend: &GemmaBackend, registry: &Registry, strategy: Strategy) -> Chooser {
+    let mut chooser =
+        Chooser::new(registry, &Messages::default().chat_channel).with_strategy(strategy);
+    if chooser.wants_reading() {
+        let vectors = backend
+            .read_texts(&chooser.reading_texts())
+            .unwrap_or_else(|e| fail(&format!("reading: {e}")));
+        let vectors: Option<Vec<Vec<f32>>> =
+            vectors.map(|v| v.iter().map(|x| x.to_vec()).collect());
+        chooser.learn(vectors.as_deref());
+    }
+    chooser
+}
+
+/// Tool choice alone (no calls are written), with the model's channel scores for every
+/// channel and its reading of every request: the router, the channels and the reading alone,
+/// then the combined strategy with the reading (the default) and with channels instead,
+/// under several weightings.
 fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases: &[Case]) {
     use agent_core::ChatSession;
     let registry = seeded_registry();
@@ -518,10 +543,34 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
     let mut session = backend
         .session(config)
         .unwrap_or_else(|e| fail(&format!("session: {e}")));
-    let base = Chooser::new(&registry, &Messages::default().chat_channel);
-    let all: Vec<usize> = (0..base.channels().len()).collect();
-    let mut scored = Vec::new();
     let started = Instant::now();
+    let reading = learned_chooser(backend, &registry, Strategy::Combined);
+    println!(
+        "read and learned {} examples in {:.2} s",
+        reading.reading_texts().len(),
+        started.elapsed().as_secs_f64()
+    );
+    // Without the reading: the combination with channel scores, as for a session that
+    // cannot read.
+    let mut channels = Chooser::new(&registry, &Messages::default().chat_channel);
+    channels.learn(None);
+    let all: Vec<usize> = (0..channels.channels().len()).collect();
+    let started = Instant::now();
+    let requests: Vec<String> = cases.iter().map(|c| c.request.clone()).collect();
+    let read: Vec<Vec<f32>> = backend
+        .read_texts(&requests)
+        .unwrap_or_else(|e| fail(&format!("reading: {e}")))
+        .unwrap_or_default()
+        .iter()
+        .map(|v| v.to_vec())
+        .collect();
+    println!(
+        "read {} cases in {:.2} s",
+        cases.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let started = Instant::now();
+    let mut scored = Vec::new();
     for case in cases {
         let scores = runtime
             .block_on(session.score(&case.request, &all))
@@ -530,207 +579,117 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
         scored.push(scores);
     }
     println!(
-        "scored {} cases in {:.1} s",
+        "scored {} cases under {} channels in {:.1} s",
         cases.len(),
+        all.len(),
         started.elapsed().as_secs_f64()
     );
-    let judge_plan = |case: &Case, plan: &[String]| right_tools(case, plan);
-    let mut rows = Vec::new();
-    for strategy in [Strategy::Router, Strategy::Channels] {
-        let chooser = base.clone().with_strategy(strategy);
-        let right = cases
+    let count = |chooser: &Chooser, with_channels: bool| {
+        cases
             .iter()
             .zip(&scored)
-            .filter(|(case, scores)| {
+            .zip(&read)
+            .filter(|((case, scores), vector)| {
                 let ranked = chooser.router().rank(&case.request);
-                judge_plan(case, &chooser.decide(ranked, &all, Some(scores)).plan)
+                let wanted = if with_channels {
+                    chooser.channels_to_score(&ranked)
+                } else {
+                    Vec::new()
+                };
+                let picked: Vec<f32> = wanted.iter().map(|&i| scores[i]).collect();
+                let reading = chooser.reads().then_some(vector.as_slice());
+                right_tools(
+                    case,
+                    &chooser.decide(ranked, &wanted, Some(&picked), reading).plan,
+                )
             })
-            .count();
-        rows.push((format!("{strategy:?}"), right));
+            .count()
+    };
+    let mut rows = vec![
+        (
+            "Router".to_owned(),
+            count(&channels.clone().with_strategy(Strategy::Router), false),
+        ),
+        ("Channels".to_owned(), {
+            let chooser = channels.clone().with_strategy(Strategy::Channels);
+            cases
+                .iter()
+                .zip(&scored)
+                .filter(|(case, scores)| {
+                    let ranked = chooser.router().rank(&case.request);
+                    right_tools(case, &chooser.decide(ranked, &all, Some(scores), None).plan)
+                })
+                .count()
+        }),
+        ("Reading".to_owned(), {
+            let classifier = reading.reading();
+            cases
+                .iter()
+                .zip(&read)
+                .filter(|(case, vector)| {
+                    let best = classifier
+                        .and_then(|c| {
+                            let lp = c.log_probabilities(vector)?;
+                            let best = lp
+                                .iter()
+                                .enumerate()
+                                .max_by(|a, b| a.1.total_cmp(b.1))
+                                .map(|(i, _)| i)?;
+                            c.classes().get(best).cloned()
+                        })
+                        .unwrap_or_default();
+                    right_tools(case, &best)
+                })
+                .count()
+        }),
+        (
+            "combined with channels (no reading)".to_owned(),
+            count(&channels, true),
+        ),
+        (
+            "combined with the reading (default)".to_owned(),
+            count(&reading, false),
+        ),
+    ];
+    for (name, right) in &rows {
+        println!("{name:<40} {right}/{}", cases.len());
+    }
+    for router_t in [0.02, 0.05, 0.1] {
+        for weight in [0.25, 0.5, 1.0, 2.0] {
+            let chooser = reading
+                .clone()
+                .with_tuning(3, router_t, 3.0, 1.0)
+                .with_reading_weight(weight);
+            rows.push((
+                format!("reading rt{router_t} w{weight}"),
+                count(&chooser, false),
+            ));
+        }
     }
     for candidates in [2, 3, 7] {
         for router_t in [0.02, 0.05, 0.1] {
             for channel_t in [1.0, 3.0] {
                 for weight in [0.25, 0.5, 1.0] {
-                    let chooser = base
+                    let chooser = channels
                         .clone()
-                        .with_strategy(Strategy::Combined)
                         .with_tuning(candidates, router_t, channel_t, weight);
-                    let right = cases
-                        .iter()
-                        .zip(&scored)
-                        .filter(|(case, scores)| {
-                            let ranked = chooser.router().rank(&case.request);
-                            let wanted = chooser.channels_to_score(&ranked);
-                            let picked: Vec<f32> = wanted.iter().map(|&i| scores[i]).collect();
-                            judge_plan(case, &chooser.decide(ranked, &wanted, Some(&picked)).plan)
-                        })
-                        .count();
                     rows.push((
-                        format!("combined k{candidates} rt{router_t} ct{channel_t} w{weight}"),
-                        right,
+                        format!("channels k{candidates} rt{router_t} ct{channel_t} w{weight}"),
+                        count(&chooser, true),
                     ));
                 }
             }
         }
     }
-    let default = Chooser::new(&registry, &Messages::default().chat_channel);
-    let right = cases
-        .iter()
-        .zip(&scored)
-        .filter(|(case, scores)| {
-            let ranked = default.router().rank(&case.request);
-            let wanted = default.channels_to_score(&ranked);
-            let picked: Vec<f32> = wanted.iter().map(|&i| scores[i]).collect();
-            judge_plan(case, &default.decide(ranked, &wanted, Some(&picked)).plan)
-        })
-        .count();
-    println!(
-        "{:<40} {right}/{}",
-        "combined (the default tuning)",
-        cases.len()
-    );
-    for (name, right) in &rows[..2] {
-        println!("{name:<40} {right}/{}", cases.len());
-    }
-    rows.sort_by_key(|row| std::cmp::Reverse(row.1));
+    let rows: Vec<_> = {
+        let mut grid = rows.split_off(5);
+        grid.sort_by_key(|row| std::cmp::Reverse(row.1));
+        grid
+    };
     println!("the grid, best first:");
     for (name, right) in &rows {
         println!("  {name:<38} {right}/{}", cases.len());
     }
-}
-
-/// Pooled hidden states, per template and pooling, of `--embed-probe`.
-const EMBED_TEMPLATES: [&str; 3] = ["{}", "요청: {}", "사용자: {}\n"];
-/// Weights of the embedding score added to the router's, of `--embed-probe` (100 ≈ the
-/// embeddings alone).
-const EMBED_WEIGHTS: [f32; 7] = [0.0, 0.1, 0.25, 0.5, 1.0, 2.0, 100.0];
-
-/// Tool choice from the model's own hidden states (llama.cpp's embedding mode): a
-/// nearest-example router over pooled final states of the same training texts as the
-/// lexical router, alone and added to the lexical router's scores, with and without the
-/// channel scores — under several templates, poolings and weights.
-fn embed_probe(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases: &[Case]) {
-    use agent_core::ChatSession;
-    let registry = seeded_registry();
-    let chooser = Chooser::new(&registry, &Messages::default().chat_channel);
-    let mut session = backend
-        .session(ChatConfig::new(COACH_INSTRUCTIONS, &registry))
-        .unwrap_or_else(|e| fail(&format!("session: {e}")));
-    let all: Vec<usize> = (0..chooser.channels().len()).collect();
-    let scored: Vec<Vec<f32>> = cases
-        .iter()
-        .map(|case| {
-            runtime
-                .block_on(session.score(&case.request, &all))
-                .unwrap_or_else(|e| fail(&format!("score: {e}")))
-                .unwrap_or_default()
-        })
-        .collect();
-    let train = router_texts(&registry);
-    for template in EMBED_TEMPLATES {
-        let render = |text: &str| template.replace("{}", text);
-        let started = Instant::now();
-        let embed = |texts: Vec<String>| {
-            let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-            backend
-                .embed(&refs)
-                .unwrap_or_else(|e| fail(&e.to_string()))
-        };
-        let train_states = embed(train.iter().map(|(t, _, _)| render(t)).collect());
-        let case_states = embed(cases.iter().map(|c| render(&c.request)).collect());
-        let took = started.elapsed().as_secs_f64();
-        // The template's own tokens before the text are left out of the pooling.
-        let skip = template
-            .find("{}")
-            .map_or(0, |at| backend.count_tokens(&template[..at]));
-        for last in [false, true] {
-            let pool = |states: &[Vec<f32>]| pooled(states.get(skip..).unwrap_or(states), last);
-            let train_vectors: Vec<Vec<f32>> = train_states.iter().map(|s| pool(s)).collect();
-            let center = mean(&train_vectors);
-            let train_vectors: Vec<Vec<f32>> = train_vectors
-                .iter()
-                .map(|v| centered_unit(v, &center))
-                .collect();
-            let mut right = [[0usize; 2]; EMBED_WEIGHTS.len()];
-            for ((case, states), scores) in cases.iter().zip(&case_states).zip(&scored) {
-                let query = centered_unit(&pool(states), &center);
-                // Per plan: its best and second-best similarity, as the lexical router.
-                let mut per_plan: Vec<(&[String], f32, f32)> = Vec::new();
-                for ((_, plan, weight), vector) in train.iter().zip(&train_vectors) {
-                    let similarity = weight * dot(&query, vector);
-                    match per_plan.iter_mut().find(|(p, _, _)| *p == plan.as_slice()) {
-                        Some((_, best, second)) if similarity > *best => {
-                            *second = *best;
-                            *best = similarity;
-                        }
-                        Some((_, _, second)) => *second = second.max(similarity),
-                        None => per_plan.push((plan, similarity, 0.0)),
-                    }
-                }
-                let embedding_score = |plan: &[String]| {
-                    per_plan
-                        .iter()
-                        .find(|(p, _, _)| *p == plan)
-                        .map_or(0.0, |(_, best, second)| best + 0.35 * second.max(0.0))
-                };
-                for (weight, right) in EMBED_WEIGHTS.iter().zip(&mut right) {
-                    let mut ranked = chooser.router().rank(&case.request);
-                    for r in &mut ranked {
-                        r.score = (r.score + weight * embedding_score(&r.plan)) / weight.max(1.0);
-                    }
-                    ranked.sort_by(|a, b| b.score.total_cmp(&a.score));
-                    let alone = ranked.first().map(|r| r.plan.clone()).unwrap_or_default();
-                    right[0] += usize::from(right_tools(case, &alone));
-                    let wanted = chooser.channels_to_score(&ranked);
-                    let picked: Vec<f32> = wanted.iter().map(|&i| scores[i]).collect();
-                    let combined = chooser.decide(ranked, &wanted, Some(&picked)).plan;
-                    right[1] += usize::from(right_tools(case, &combined));
-                }
-            }
-            let row: Vec<String> = EMBED_WEIGHTS
-                .iter()
-                .zip(&right)
-                .map(|(w, [alone, combined])| format!("w{w}: {alone}/{combined}"))
-                .collect();
-            println!(
-                "template {template:?} pooling {} ({took:.1} s to embed) — right tool without/with channels: {}",
-                if last { "last" } else { "mean" },
-                row.join(" · ")
-            );
-        }
-    }
-    println!("({} cases; w0 = the lexical router alone)", cases.len());
-}
-
-/// The mean of `states`, or the last one.
-fn pooled(states: &[Vec<f32>], last: bool) -> Vec<f32> {
-    if last {
-        return states.last().cloned().unwrap_or_default();
-    }
-    mean(states)
-}
-
-fn mean(vectors: &[Vec<f32>]) -> Vec<f32> {
-    let mut sum = vec![0.0f32; vectors.first().map_or(0, Vec::len)];
-    for vector in vectors {
-        for (s, x) in sum.iter_mut().zip(vector) {
-            *s += x / vectors.len() as f32;
-        }
-    }
-    sum
-}
-
-/// `vector` minus `center`, at unit length (a decoder's hidden states share a large common
-/// direction that would make every pair look alike).
-fn centered_unit(vector: &[f32], center: &[f32]) -> Vec<f32> {
-    let centered: Vec<f32> = vector.iter().zip(center).map(|(a, b)| a - b).collect();
-    let norm = dot(&centered, &centered).sqrt().max(1e-6);
-    centered.iter().map(|x| x / norm).collect()
-}
-
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 /// Tool choice alone, without a model: the router's plan against the expected tools.
@@ -839,11 +798,11 @@ struct Args {
     limit: Option<usize>,
     hints: Option<usize>,
     preamble_examples: Option<usize>,
+    reading_blocks: Option<u32>,
     threads: Option<usize>,
     router_only: bool,
     router_cv: Option<usize>,
     choice_only: bool,
-    embed_probe: bool,
     quiet: bool,
 }
 
@@ -856,11 +815,11 @@ impl Args {
             limit: None,
             hints: None,
             preamble_examples: None,
+            reading_blocks: None,
             threads: None,
             router_only: false,
             router_cv: None,
             choice_only: false,
-            embed_probe: false,
             quiet: false,
         };
         let mut it = std::env::args().skip(1);
@@ -892,11 +851,11 @@ impl Args {
                 "--limit" => args.limit = value().parse().ok(),
                 "--hints" => args.hints = value().parse().ok(),
                 "--preamble-examples" => args.preamble_examples = value().parse().ok(),
+                "--reading-blocks" => args.reading_blocks = value().parse().ok(),
                 "--threads" => args.threads = value().parse().ok(),
                 "--router-only" => args.router_only = true,
                 "--router-cv" => args.router_cv = value().parse().ok(),
                 "--choice-only" => args.choice_only = true,
-                "--embed-probe" => args.embed_probe = true,
                 "--quiet" => args.quiet = true,
                 other => fail(&format!("unknown flag {other}; see the example's docs")),
             }

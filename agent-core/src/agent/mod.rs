@@ -456,7 +456,7 @@ impl<S: ChatSession> Agent<S> {
     }
 
     /// No tool where the router's best plan is none and the chosen one-step call would ask
-    /// nothing the request said (see `tool::values::asks_nothing`): the channel scores of a
+    /// nothing the request said (see `tool::values::asks_nothing`): the model's scores of a
     /// general question ("의지력이 약한 사람도 바꿀 수 있나요?") favour a tool that reads
     /// like it, and a call with nothing from the request answers no question it asked.
     fn restrain(&self, decision: Decision, values: &ValueSets, text: &str) -> Decision {
@@ -477,9 +477,23 @@ impl<S: ChatSession> Agent<S> {
         }
     }
 
-    /// The tool-choice stage: the router, and the session's channel scores where they
-    /// change the decision.
+    /// The tool-choice stage: the router, and the model's reading of the request (or,
+    /// for a session that cannot read, its channel scores where they change the decision).
     async fn decide(&mut self, text: &str) -> Result<Decision, AgentError> {
+        if self.chooser.wants_reading() {
+            // Once per chooser: the model reads the declared examples and the classifier
+            // learns from them. A session that cannot read leaves the chooser without it.
+            let texts = self.chooser.reading_texts();
+            let vectors = self.read_texts(&texts).await?;
+            self.chooser.learn(vectors.as_deref());
+        }
+        let reading = if self.chooser.reads() {
+            self.read_texts(&[text.to_owned()])
+                .await?
+                .and_then(|mut vectors| vectors.pop())
+        } else {
+            None
+        };
         let ranked = self.chooser.router().rank(text);
         let wanted = self.chooser.channels_to_score(&ranked);
         let scores = if wanted.is_empty() {
@@ -494,7 +508,23 @@ impl<S: ChatSession> Agent<S> {
                 scores = self.session.score(text, &wanted) => scores?,
             }
         };
-        Ok(self.chooser.decide(ranked, &wanted, scores.as_deref()))
+        Ok(self
+            .chooser
+            .decide(ranked, &wanted, scores.as_deref(), reading.as_deref()))
+    }
+
+    /// The model's reading of `texts`; `None` when the session cannot read or failed to
+    /// (tool choice then does without it: a failed reading costs a better choice, never the
+    /// turn).
+    async fn read_texts(&mut self, texts: &[String]) -> Result<Option<Vec<Vec<f32>>>, AgentError> {
+        let interrupter = self.interrupter.clone();
+        tokio::select! {
+            biased;
+            () = interrupter.requested() => {
+                Err(AgentError::Interrupted { completed: Vec::new() })
+            }
+            read = self.session.read_texts(texts) => Ok(read.ok().flatten()),
+        }
     }
 
     /// The closing model turn: text only. After results the answer is held back until it

@@ -212,6 +212,17 @@ pub trait ChatSession: Send {
         let _ = (text, channels);
         Box::pin(std::future::ready(Ok(None)))
     }
+
+    /// The model's reading of each of `texts`: one vector per text, of one length for every
+    /// text a model reads, which the tool-choice stage classifies (see [`Chooser::learn`]).
+    /// `Ok(None)` when the session cannot read (the default); the chooser then does without.
+    fn read_texts<'a>(
+        &'a mut self,
+        texts: &'a [String],
+    ) -> BoxFuture<'a, Result<Option<Vec<Vec<f32>>>, LlmError>> {
+        let _ = texts;
+        Box::pin(std::future::ready(Ok(None)))
+    }
 }
 
 /// Why a model backend could not produce a turn.

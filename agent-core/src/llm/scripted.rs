@@ -15,6 +15,7 @@ use crate::agent::{
     ChatConfig, ChatEvent, ChatSession, EventStream, LlmError, ResultMessage, ToolCall, ToolChoice,
     TurnInput, TurnRequest,
 };
+use crate::tool::BoxFuture;
 
 /// Builds a script turn holding one text answer.
 pub fn text(answer: impl Into<String>) -> Vec<ChatEvent> {
@@ -42,6 +43,8 @@ pub struct Received {
     pub shown_examples: Vec<Vec<String>>,
     /// How many times the conversation was cleared.
     pub clears: usize,
+    /// Every batch of texts the session was asked to read, in order.
+    pub read: Vec<Vec<String>>,
 }
 
 /// A shared view of what a [`ScriptedSession`] received.
@@ -63,12 +66,25 @@ impl Transcript {
     }
 }
 
+/// How a scripted session reads a text (see [`ScriptedSession::with_reading`]).
+type ReadFn = Box<dyn Fn(&str) -> Result<Vec<f32>, LlmError> + Send>;
+
 /// A chat session that plays back a script (the reference spec's `MockLlmChatSession`).
-#[derive(Debug)]
 pub struct ScriptedSession {
     config: ChatConfig,
     script: VecDeque<Vec<ChatEvent>>,
     transcript: Transcript,
+    reading: Option<ReadFn>,
+}
+
+impl std::fmt::Debug for ScriptedSession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScriptedSession")
+            .field("config", &self.config)
+            .field("script", &self.script)
+            .field("reads", &self.reading.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 impl ScriptedSession {
@@ -78,7 +94,19 @@ impl ScriptedSession {
             config,
             script: turns.into_iter().collect(),
             transcript: Transcript::default(),
+            reading: None,
         }
+    }
+
+    /// The same session, reading texts with `read` (a stand-in for the model's reading, see
+    /// [`ChatSession::read_texts`]); without it the session cannot read.
+    #[must_use]
+    pub fn with_reading(
+        mut self,
+        read: impl Fn(&str) -> Result<Vec<f32>, LlmError> + Send + 'static,
+    ) -> Self {
+        self.reading = Some(Box::new(read));
+        self
     }
 
     /// Appends a turn to the script.
@@ -137,6 +165,22 @@ impl ChatSession for ScriptedSession {
     fn record_results(&mut self, results: Vec<ResultMessage>) {
         self.transcript.lock().tool_results.push(results);
     }
+
+    fn read_texts<'a>(
+        &'a mut self,
+        texts: &'a [String],
+    ) -> BoxFuture<'a, Result<Option<Vec<Vec<f32>>>, LlmError>> {
+        self.transcript.lock().read.push(texts.to_vec());
+        let read = match &self.reading {
+            Some(read) => texts
+                .iter()
+                .map(|text| read(text))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Some),
+            None => Ok(None),
+        };
+        Box::pin(std::future::ready(read))
+    }
 }
 
 #[cfg(test)]
@@ -176,6 +220,7 @@ mod tests {
                 choices: vec![ToolChoice::Auto, ToolChoice::None, ToolChoice::Auto],
                 shown_examples: vec![Vec::new(); 3],
                 clears: 1,
+                read: Vec::new(),
             }
         );
     }

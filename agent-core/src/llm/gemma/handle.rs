@@ -228,4 +228,21 @@ impl ChatSession for GemmaSession {
             answer.await.map_err(|_| stopped())?
         })
     }
+
+    fn read_texts<'a>(
+        &'a mut self,
+        texts: &'a [String],
+    ) -> BoxFuture<'a, Result<Option<Vec<Vec<f32>>>, LlmError>> {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        let sent = self.commands.send(Command::Read {
+            texts: texts.to_vec(),
+            reply,
+        });
+        Box::pin(async move {
+            if sent.is_err() {
+                return Err(stopped());
+            }
+            answer.await.map_err(|_| stopped())?
+        })
+    }
 }

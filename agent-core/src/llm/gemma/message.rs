@@ -27,6 +27,13 @@ pub(crate) enum Command {
         /// Where the scores go.
         reply: tokio::sync::oneshot::Sender<Result<Option<Vec<f32>>, LlmError>>,
     },
+    /// Read texts with the reading model.
+    Read {
+        /// The texts.
+        texts: Vec<String>,
+        /// Where their vectors go.
+        reply: tokio::sync::oneshot::Sender<Result<Option<Vec<Vec<f32>>>, LlmError>>,
+    },
     /// Forget the conversation (keeping the preamble).
     Clear,
     /// The benchmark's baseline: evaluate a turn's input, decode freely, forget.

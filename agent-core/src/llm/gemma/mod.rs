@@ -33,6 +33,7 @@ the feature for `GemmaBackend`, which loads a GGUF and starts sessions the agent
 //! | `sampler.rs` | token choice: free, or within a constraint |
 //! | `threads.rs` | the thread count, and the load probe that picks it |
 //! | `scoring.rs` | channel scoring for tool choice |
+//! | `reading.rs`, `gguf.rs` | the model's reading of a text for tool choice: the model cut to its first blocks |
 //! | `constrain/` | the call automaton: schema → tree → program → matcher |
 //! | `format/` | prompt formats: JSON, Python, FunctionGemma |
 //! | `utf8.rs`, `hash.rs` | UTF-8 reassembly of token pieces; FNV-1a |
@@ -51,7 +52,7 @@ mod conversation;
 #[cfg(feature = "llama")]
 mod decode;
 #[cfg(feature = "llama")]
-mod embed;
+mod gguf;
 #[cfg(feature = "llama")]
 mod handle;
 #[cfg(feature = "llama")]
@@ -60,6 +61,8 @@ mod message;
 mod model;
 #[cfg(feature = "llama")]
 mod prefix;
+#[cfg(feature = "llama")]
+mod reading;
 #[cfg(feature = "llama")]
 mod sampler;
 #[cfg(feature = "llama")]

@@ -27,6 +27,7 @@ use llama_cpp_2::token::LlamaToken;
 use super::format::{Piece, Prompt, PromptFormat, function_gemma};
 use super::handle::GemmaSession;
 use super::hash::Fnv64;
+use super::reading::Reading;
 use super::threads::{Probe, Threads};
 use crate::agent::{ChatConfig, LlmError};
 
@@ -100,6 +101,9 @@ pub struct GemmaOptions {
     /// batch rather than written one evaluation each (default `true`; the call written is
     /// the same either way but for rounding in near-ties).
     pub copy_drafts: bool,
+    /// How many of the model's blocks tool choice reads requests with (default 8; 0: tool
+    /// choice does without the model's reading). See [`GemmaBackend::read_texts`].
+    pub reading_blocks: u32,
 }
 
 impl Default for GemmaOptions {
@@ -117,6 +121,7 @@ impl Default for GemmaOptions {
             preamble_examples: 2,
             prefix_cache: PrefixCache::default(),
             copy_drafts: true,
+            reading_blocks: 8,
         }
     }
 }
@@ -134,7 +139,7 @@ pub(crate) struct Shared {
     pub(crate) backend: &'static LlamaBackend,
     pub(crate) options: GemmaOptions,
     pub(crate) format: PromptFormat,
-    path: PathBuf,
+    pub(crate) path: PathBuf,
     load_time: Duration,
     /// Identifies the weights for prefix caches; see [`model_key`].
     pub(crate) model_key: String,
@@ -143,6 +148,10 @@ pub(crate) struct Shared {
     pub(crate) prefixes: Mutex<HashMap<u64, Arc<SeqState>>>,
     /// What [`Threads::Auto`] decides from; its first look is taken as loading starts.
     pub(crate) probe: Probe,
+    /// The reading model, made on first use (see `reading.rs`).
+    pub(crate) reading: OnceLock<Result<Reading, String>>,
+    /// Vectors of the texts read so far.
+    pub(crate) read: Mutex<HashMap<String, Arc<[f32]>>>,
 }
 
 impl fmt::Debug for GemmaBackend {
@@ -185,6 +194,8 @@ impl GemmaBackend {
                 tokens: OnceLock::new(),
                 prefixes: Mutex::new(HashMap::new()),
                 probe,
+                reading: OnceLock::new(),
+                read: Mutex::new(HashMap::new()),
             }),
         })
     }
@@ -397,7 +408,7 @@ impl TokenTable {
 /// data). Hashing all 253 MB at every start would cost more than the cache saves; any
 /// conversion or quantization changes the sampled parts, and a file replaced in place changes
 /// its modification time.
-fn model_key(path: &Path) -> std::io::Result<String> {
+pub(crate) fn model_key(path: &Path) -> std::io::Result<String> {
     const SAMPLE: u64 = 4 << 20;
     let mut file = std::fs::File::open(path)?;
     let meta = file.metadata()?;

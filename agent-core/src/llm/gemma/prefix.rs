@@ -154,11 +154,24 @@ fn meta_text(shared: &Shared, tokens: usize, bytes: u64, hash: u64, shape: &str)
     )
 }
 
-/// The length and checksum of a state file. XXH3 rather than the keys' FNV-1a: a restart
-/// reads every cached prefix (tens of MB), which FNV-1a, a byte at a time, took ~40 ms of.
-fn file_hash(path: &Path) -> Option<(u64, u64)> {
-    let bytes = fs::read(path).ok()?;
-    Some((bytes.len() as u64, xxhash_rust::xxh3::xxh3_64(&bytes)))
+/// The length and checksum of a cache file, read in pieces (the reading model's is hundreds
+/// of MB). XXH3 rather than the keys' FNV-1a: a restart reads every cached prefix (tens of
+/// MB), which FNV-1a, a byte at a time, took ~40 ms of.
+pub(crate) fn file_hash(path: &Path) -> Option<(u64, u64)> {
+    use std::io::Read;
+    let mut file = fs::File::open(path).ok()?;
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    let mut buffer = vec![0_u8; 1 << 20];
+    let mut len = 0_u64;
+    loop {
+        let n = file.read(&mut buffer).ok()?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(buffer.get(..n)?);
+        len += n as u64;
+    }
+    Some((len, hasher.digest()))
 }
 
 /// Restores `tokens` into `seq` from a valid entry; `None` when there is none.

@@ -111,11 +111,6 @@ impl Channels {
         Ok((Self { seqs, batch }, worst))
     }
 
-    /// Whether there is nothing to score with.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.seqs.is_empty()
-    }
-
     /// The log-likelihood of `request` under each of `wanted` (channel indices), in order.
     pub(crate) fn score(
         &mut self,

@@ -58,14 +58,18 @@ const MIN_REPLY_TOKENS: usize = 16;
 pub(crate) struct Session<'m> {
     shared: &'m Shared,
     conversation: Conversation<'m>,
-    channels: Channels,
+    /// The tool-choice channels, prepared at the first scoring: a chooser that reads
+    /// requests with the model never asks for them, and their prefixes cost seconds.
+    channels: Option<Channels>,
+    /// The context's layout, for prefix-cache keys.
+    shape: String,
     sampler: Sampler,
     config: ChatConfig,
     stats: Arc<Mutex<SessionStats>>,
 }
 
 impl<'m> Session<'m> {
-    /// Creates the context, restores or evaluates the preamble and the channels.
+    /// Creates the context, restores or evaluates the preamble.
     pub(crate) fn start(
         shared: &'m Shared,
         config: ChatConfig,
@@ -121,24 +125,19 @@ impl<'m> Session<'m> {
             &tokens,
             &shape,
         )?;
-        let channels_started = Instant::now();
-        let (channels, channels_source) =
-            Channels::prepare(shared, &mut ctx, batch, &config.channels, 1, &shape)?;
         {
             let mut stats = stats.lock().unwrap_or_else(PoisonError::into_inner);
             stats.preamble_tokens = tokens.len();
             stats.preamble_source = preamble_source;
             stats.preamble_time = preamble_time;
-            stats.channels = config.channels.len();
-            stats.channels_source = channels_source;
-            stats.channels_time = channels_started.elapsed();
             stats.context_capacity = capacity;
             stats.threads = chosen;
         }
         Ok(Self {
             shared,
             conversation: Conversation::new(shared, ctx, batch, tokens.len()),
-            channels,
+            channels: None,
+            shape,
             sampler: Sampler::new(options.temperature, options.seed),
             config,
             stats,
@@ -399,19 +398,52 @@ impl<'m> Session<'m> {
         }
     }
 
+    /// The model's reading of `texts` (see `reading.rs`); the vectors of this session's
+    /// declared examples' requests are kept on disk too.
+    pub(crate) fn read_texts(
+        &self,
+        texts: &[String],
+    ) -> Result<Option<Vec<std::sync::Arc<[f32]>>>, LlmError> {
+        let declared: Vec<String> = self
+            .config
+            .examples
+            .iter()
+            .map(|example| example.request().to_owned())
+            .collect();
+        self.shared.read_texts(texts, &declared)
+    }
+
     /// Scores `text` under the `wanted` channels.
     pub(crate) fn score(
         &mut self,
         text: &str,
         wanted: &[usize],
     ) -> Result<Option<Vec<f32>>, LlmError> {
-        if self.channels.is_empty() {
+        if self.config.channels.is_empty() {
             return Ok(None);
         }
+        let channels = match &mut self.channels {
+            Some(channels) => channels,
+            None => {
+                let started = Instant::now();
+                let (channels, source) = Channels::prepare(
+                    self.shared,
+                    &mut self.conversation.ctx,
+                    usize::try_from(self.shared.options.batch_size.max(1)).unwrap_or(512),
+                    &self.config.channels,
+                    1,
+                    &self.shape,
+                )?;
+                let mut stats = self.stats.lock().unwrap_or_else(PoisonError::into_inner);
+                stats.channels = self.config.channels.len();
+                stats.channels_source = source;
+                stats.channels_time = started.elapsed();
+                drop(stats);
+                self.channels.insert(channels)
+            }
+        };
         let started = Instant::now();
-        let scores = self
-            .channels
-            .score(self.shared, &mut self.conversation.ctx, text, wanted)?;
+        let scores = channels.score(self.shared, &mut self.conversation.ctx, text, wanted)?;
         let mut stats = self.stats.lock().unwrap_or_else(PoisonError::into_inner);
         stats.last_score_time = Some(started.elapsed());
         stats.last_score_channels = wanted.len();

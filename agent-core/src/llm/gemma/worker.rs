@@ -77,6 +77,21 @@ pub(super) fn run(
                     }
                 }
             }
+            Command::Read { texts, reply } => {
+                if reply.is_closed() {
+                    continue;
+                }
+                let read = catch_unwind(AssertUnwindSafe(|| session.read_texts(&texts)));
+                let _ = reply.send(match read {
+                    Ok(read) => read.map(|vectors| {
+                        vectors.map(|vectors| vectors.iter().map(|v| v.to_vec()).collect())
+                    }),
+                    // The reading model is not the conversation: a panic there leaves the
+                    // session as it was, and tool choice does without the reading.
+                    Err(_) => Err(LlmError::Inference("reading panicked".to_owned())),
+                });
+                Ok(())
+            }
             Command::Clear => catch_unwind(AssertUnwindSafe(|| session.reset())),
             Command::FreeDecode {
                 request,
