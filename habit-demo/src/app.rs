@@ -120,11 +120,15 @@ impl Parts {
         strategy: Strategy,
     ) -> Exit {
         self.banner(model_name, cli);
-        let agent = Agent::new(session, Arc::clone(&self.registry))
+        let mut agent = Agent::new(session, Arc::clone(&self.registry))
             .with_strategy(strategy)
             .with_confirmer(self.confirmer)
             .with_events(self.renderer.sink())
             .with_max_turns(cli.max_turns);
+        // Tool choice learns from the model's reading of the declared examples now, not at
+        // the first message (seconds on the very first start, a cached file after that). An
+        // interrupt here only leaves it to the first message.
+        let _ = agent.prepare().await;
         Chat {
             agent,
             coach: self.coach,

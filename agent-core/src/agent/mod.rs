@@ -477,16 +477,27 @@ impl<S: ChatSession> Agent<S> {
         }
     }
 
-    /// The tool-choice stage: the router, and the model's reading of the request (or,
-    /// for a session that cannot read, its channel scores where they change the decision).
-    async fn decide(&mut self, text: &str) -> Result<Decision, AgentError> {
+    /// Readies tool choice before the first message, which otherwise does it: where the
+    /// session can read (see [`ChatSession::read_texts`]), the model reads the declared
+    /// examples and the chooser learns from them — once per chooser; a session that cannot
+    /// read leaves it without. An application calls this while it starts, so the first
+    /// answer is not the slow one.
+    ///
+    /// # Errors
+    /// [`AgentError::Interrupted`] when interrupted; a failed reading is not an error.
+    pub async fn prepare(&mut self) -> Result<(), AgentError> {
         if self.chooser.wants_reading() {
-            // Once per chooser: the model reads the declared examples and the classifier
-            // learns from them. A session that cannot read leaves the chooser without it.
             let texts = self.chooser.reading_texts();
             let vectors = self.read_texts(&texts).await?;
             self.chooser.learn(vectors.as_deref());
         }
+        Ok(())
+    }
+
+    /// The tool-choice stage: the router, and the model's reading of the request (or,
+    /// for a session that cannot read, its channel scores where they change the decision).
+    async fn decide(&mut self, text: &str) -> Result<Decision, AgentError> {
+        self.prepare().await?;
         let reading = if self.chooser.reads() {
             self.read_texts(&[text.to_owned()])
                 .await?
