@@ -658,3 +658,85 @@ fn free_decoding_evaluates_the_turns_input_decodes_as_asked_and_forgets() {
     assert_eq!(turn.tokens_appended, free.tokens_appended, "{turn:?}");
     assert_eq!(session.stats().turns, 1);
 }
+
+#[test]
+fn the_reading_model_is_cut_once_checked_at_each_start_and_reads_alike() {
+    let Some(path) = model_path() else { return };
+    let _guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
+    let dir = std::env::temp_dir().join(format!("agent-rs-reading-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut cached = options();
+    cached.prefix_cache = PrefixCache::Dir(dir.clone());
+    let registry = registry(&[]);
+    let config = ChatConfig::new(INSTRUCTIONS, &registry);
+    let declared: Vec<String> = config
+        .examples
+        .iter()
+        .map(|e| e.request().to_owned())
+        .collect();
+    let runtime = runtime();
+    let read = |texts: &[String]| -> Vec<Vec<f32>> {
+        let backend = GemmaBackend::load(&path, cached.clone()).expect("model");
+        let mut session = backend.session(config.clone()).expect("session");
+        runtime
+            .block_on(session.read_texts(texts))
+            .expect("read")
+            .expect("the backend reads")
+    };
+    let files = |suffix: &str| -> Vec<(PathBuf, std::time::SystemTime)> {
+        let mut found: Vec<_> = std::fs::read_dir(&dir)
+            .expect("cache dir")
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("reading-"))
+                    && p.to_string_lossy().ends_with(suffix)
+            })
+            .filter_map(|p| Some((p.clone(), p.metadata().ok()?.modified().ok()?)))
+            .collect();
+        found.sort();
+        found
+    };
+
+    let first = read(&declared);
+    assert_eq!(first.len(), declared.len());
+    let width = first[0].len();
+    assert!(width > 0 && first.iter().all(|v| v.len() == width));
+    assert!(first.iter().flatten().all(|x| x.is_finite()));
+    let cut = files(".gguf");
+    assert_eq!(cut.len(), 1, "one cut model: {cut:?}");
+    assert_eq!(
+        files(".vectors").len(),
+        1,
+        "the declared texts' vectors are kept"
+    );
+
+    // A restart: the same cut file, the vectors from their file, identical.
+    assert_eq!(read(&declared), first);
+    assert_eq!(files(".gguf"), cut, "not cut again");
+
+    // What a person writes is read, never kept; a text reads the same every time, and two
+    // requests for different things read differently.
+    let requests = [
+        "우유 사기 메모해줘".to_owned(),
+        "메모 목록 보여줘".to_owned(),
+    ];
+    let twice = read(&[
+        requests[0].clone(),
+        requests[0].clone(),
+        requests[1].clone(),
+    ]);
+    assert_eq!(twice[0], twice[1]);
+    assert_ne!(twice[0], twice[2]);
+    assert_eq!(files(".vectors").len(), 1, "no file for requests");
+
+    // A changed record of the cut file is not trusted: the model is cut again.
+    let meta = files(".meta");
+    assert_eq!(meta.len(), 1);
+    std::fs::write(&meta[0].0, "agent-rs reading 1\nsomething else\n").expect("damage");
+    std::thread::sleep(Duration::from_millis(20));
+    assert_eq!(read(&declared), first);
+    assert_ne!(files(".gguf"), cut, "cut again");
+    let _ = std::fs::remove_dir_all(&dir);
+}
