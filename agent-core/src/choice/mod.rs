@@ -373,14 +373,19 @@ impl Chooser {
         decision
     }
 
-    /// `log q(plan) + w · log p(plan | reading)`, over the ranked plans.
-    fn combine_reading(&self, ranked: &[Ranked], reading_scores: &[(Plan, f32)]) -> Plan {
-        let router_log_q = log_softmax(
+    /// The router's ranking as log-probabilities, at the router temperature.
+    fn router_log_q(&self, ranked: &[Ranked]) -> Vec<f32> {
+        log_softmax(
             &ranked
                 .iter()
                 .map(|r| r.score / self.router_temperature)
                 .collect::<Vec<_>>(),
-        );
+        )
+    }
+
+    /// `log q(plan) + w · log p(plan | reading)`, over the ranked plans.
+    fn combine_reading(&self, ranked: &[Ranked], reading_scores: &[(Plan, f32)]) -> Plan {
+        let router_log_q = self.router_log_q(ranked);
         ranked
             .iter()
             .zip(router_log_q)
@@ -451,12 +456,7 @@ impl Chooser {
                 .map(|(_, s)| *s / self.channel_temperature)
                 .collect::<Vec<_>>(),
         );
-        let router_log_q = log_softmax(
-            &ranked
-                .iter()
-                .map(|r| r.score / self.router_temperature)
-                .collect::<Vec<_>>(),
-        );
+        let router_log_q = self.router_log_q(ranked);
         ranked
             .iter()
             .zip(router_log_q)

@@ -13,6 +13,7 @@
 //! the same declared examples, this classifier alone chose right for 146, the router alone
 //! for 151, and the two together for 166 (the router with channel scores: 160).
 
+use super::log_softmax;
 use super::router::Plan;
 
 /// Passes of gradient descent.
@@ -180,13 +181,6 @@ impl ReadingClassifier {
             }
         }
     }
-}
-
-fn log_softmax(values: &[f32]) -> Vec<f32> {
-    let max = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let sum: f32 = values.iter().map(|v| (v - max).exp()).sum();
-    let log_sum = max + sum.ln();
-    values.iter().map(|v| v - log_sum).collect()
 }
 
 #[cfg(test)]

@@ -166,15 +166,29 @@ impl GemmaSession {
         request: TurnRequest,
         tokens: usize,
     ) -> Result<TurnStats, LlmError> {
+        self.ask(|reply| Command::FreeDecode {
+            request,
+            tokens,
+            reply,
+        })
+        .await
+    }
+
+    /// Sends the worker the command `command` builds around a reply channel, and waits for
+    /// its answer; a worker that is gone (before or while answering) is
+    /// [`stopped`].
+    fn ask<T: Send + 'static>(
+        &self,
+        command: impl FnOnce(tokio::sync::oneshot::Sender<Result<T, LlmError>>) -> Command,
+    ) -> BoxFuture<'static, Result<T, LlmError>> {
         let (reply, answer) = tokio::sync::oneshot::channel();
-        self.commands
-            .send(Command::FreeDecode {
-                request,
-                tokens,
-                reply,
-            })
-            .map_err(|_| stopped())?;
-        answer.await.map_err(|_| stopped())?
+        let sent = self.commands.send(command(reply));
+        Box::pin(async move {
+            if sent.is_err() {
+                return Err(stopped());
+            }
+            answer.await.map_err(|_| stopped())?
+        })
     }
 }
 
@@ -215,17 +229,10 @@ impl ChatSession for GemmaSession {
         text: &'a str,
         channels: &'a [usize],
     ) -> BoxFuture<'a, Result<Option<Vec<f32>>, LlmError>> {
-        let (reply, answer) = tokio::sync::oneshot::channel();
-        let sent = self.commands.send(Command::Score {
+        self.ask(|reply| Command::Score {
             text: text.to_owned(),
             channels: channels.to_vec(),
             reply,
-        });
-        Box::pin(async move {
-            if sent.is_err() {
-                return Err(stopped());
-            }
-            answer.await.map_err(|_| stopped())?
         })
     }
 
@@ -233,16 +240,9 @@ impl ChatSession for GemmaSession {
         &'a mut self,
         texts: &'a [String],
     ) -> BoxFuture<'a, Result<Option<Vec<Vec<f32>>>, LlmError>> {
-        let (reply, answer) = tokio::sync::oneshot::channel();
-        let sent = self.commands.send(Command::Read {
+        self.ask(|reply| Command::Read {
             texts: texts.to_vec(),
             reply,
-        });
-        Box::pin(async move {
-            if sent.is_err() {
-                return Err(stopped());
-            }
-            answer.await.map_err(|_| stopped())?
         })
     }
 }
