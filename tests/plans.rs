@@ -1,7 +1,8 @@
 //! The tool-choice stage's plans end to end, on a scripted session with the router: a step
 //! made once for each value the request writes, and a request that asks two things matched
 //! part by part to a declared two-step plan; and with a scripted reading of the requests,
-//! the model's reading deciding where the router's letters mislead it.
+//! the model's reading deciding where the router's letters mislead it, and composing a
+//! two-step plan from a request's parts where the whole reads as one step.
 
 use std::sync::{Arc, Mutex};
 
@@ -204,8 +205,89 @@ async fn the_models_reading_decides_where_the_letters_mislead_the_router() {
     );
     assert_eq!(read[0].len(), agent.chooser().reading_texts().len());
     assert!(read[0].contains(&"1번 할 일 끝났어".to_owned()));
-    assert_eq!(read[1], [request]);
-    assert_eq!(read[2], ["할 일 목록 보여줘"]);
+    assert_eq!(read[1][0], request);
+    assert_eq!(
+        read[2],
+        [
+            "할 일 목록 보여줘",
+            "할",
+            "일 목록 보여줘",
+            "할 일",
+            "목록 보여줘",
+            "할 일 목록",
+            "보여줘"
+        ],
+        "the request, then its parts at each split"
+    );
+}
+
+/// A reading like the model's of a request for two things: the whole is read as the thing
+/// it says last (a list: 목록, 뭐 있; done: 끝, 완료), each part as its own.
+fn meaning_last(text: &str) -> Result<Vec<f32>, agent_core::LlmError> {
+    let last = |words: &[&str]| words.iter().filter_map(|w| text.rfind(w)).max();
+    Ok(match (last(&["목록", "뭐 있"]), last(&["끝", "완료"])) {
+        (Some(list), Some(done)) if list > done => vec![1.0, 0.0, 0.0],
+        (Some(_), None) => vec![1.0, 0.0, 0.0],
+        (_, Some(_)) => vec![0.0, 1.0, 0.0],
+        (None, None) => vec![0.0, 0.0, 1.0],
+    })
+}
+
+#[tokio::test]
+async fn the_parts_of_a_request_read_as_two_steps_give_the_declared_two_step_plan() {
+    let request = "밀린 거 뭐 있는지 쭉 보여주고 빨래는 끝";
+    let (mut agent, events) = agent_with(
+        vec![
+            vec![call("list_chores", json!({}))],
+            vec![call("check_chore", json!({"number": 2}))],
+            text("목록을 보고 2번을 표시했어요."),
+        ],
+        Strategy::Combined,
+        |session| session.with_reading(meaning_last),
+    );
+    let transcript = agent.session().transcript();
+    agent.send(request).await.expect("answer");
+    assert_eq!(planned(&events), ["list_chores", "check_chore"]);
+    let read = transcript.received().read;
+    assert_eq!(read[1][0], request);
+    assert!(read[1].contains(&"밀린 거 뭐 있는지 쭉 보여주고".to_owned()));
+    assert!(read[1].contains(&"빨래는 끝".to_owned()));
+
+    // The same chooser given only the whole request's reading: the one step it reads.
+    let chooser = agent.chooser();
+    let texts = chooser.texts_to_read(request);
+    assert_eq!(
+        texts.len(),
+        1 + 2 * 7,
+        "the request and 7 splits of 8 words"
+    );
+    let vectors: Vec<Vec<f32>> = texts
+        .iter()
+        .map(|t| meaning_last(t).expect("read"))
+        .collect();
+    let decide = |reading: &[Vec<f32>]| {
+        let ranked = chooser.router().rank(request);
+        chooser
+            .decide(request, ranked, &[], None, Some(reading))
+            .plan
+    };
+    assert_eq!(decide(&vectors[..1]), ["check_chore"]);
+    assert_eq!(decide(&vectors), ["list_chores", "check_chore"]);
+}
+
+#[tokio::test]
+async fn a_one_step_request_is_not_made_two_by_its_parts() {
+    // "2번 완료 | 체크" reads as done in both parts: one step, not two.
+    let (mut agent, events) = agent_with(
+        vec![
+            vec![call("check_chore", json!({"number": 2}))],
+            text("표시했어요."),
+        ],
+        Strategy::Combined,
+        |session| session.with_reading(meaning_last),
+    );
+    agent.send("2번 빨래 완료 체크").await.expect("answer");
+    assert_eq!(planned(&events), ["check_chore"]);
 }
 
 #[tokio::test]

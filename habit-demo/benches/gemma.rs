@@ -264,7 +264,7 @@ fn calls(runtime: &tokio::runtime::Runtime, path: &Path, settings: &Settings) {
     let mut rows = Vec::new();
     for (tool, text) in CALLS {
         eprintln!("[bench] calls: {tool}");
-        let decision = chooser.decide(chooser.router().rank(text), &[], None, None);
+        let decision = chooser.decide(text, chooser.router().rank(text), &[], None, None);
         let require = if decision.plan.first().is_some_and(|t| t == tool) {
             decision.arguments.first().cloned().unwrap_or_default()
         } else {

@@ -33,7 +33,8 @@
 //! (blocks of the model tool choice reads requests with, 0 = none), `--threads N`,
 //! `--router-only`, `--router-cv K` (K-fold cross-validation of the router on dev: would dev's
 //! requests help as examples?), `--choice-only` (tool choice alone: router, channel scores,
-//! the model's reading, and their combinations under a grid of weights), `--quiet`.
+//! the model's reading, and their combinations under a grid of weights; then the default's
+//! misses), `--quiet`.
 //! Model: `$GEMMA_MODEL` or the cache of `scripts/fetch-model.sh`.
 
 use std::collections::BTreeMap;
@@ -556,17 +557,25 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
     channels.learn(None);
     let all: Vec<usize> = (0..channels.channels().len()).collect();
     let started = Instant::now();
-    let requests: Vec<String> = cases.iter().map(|c| c.request.clone()).collect();
-    let read: Vec<Vec<f32>> = backend
-        .read_texts(&requests)
+    // Per case: the vectors of the request and of its parts (see `Chooser::texts_to_read`).
+    let texts: Vec<Vec<String>> = cases
+        .iter()
+        .map(|c| reading.texts_to_read(&c.request))
+        .collect();
+    let mut vectors = backend
+        .read_texts(&texts.concat())
         .unwrap_or_else(|e| fail(&format!("reading: {e}")))
         .unwrap_or_default()
+        .into_iter()
+        .map(|v| v.to_vec());
+    let read: Vec<Vec<Vec<f32>>> = texts
         .iter()
-        .map(|v| v.to_vec())
+        .map(|t| vectors.by_ref().take(t.len()).collect())
         .collect();
     println!(
-        "read {} cases in {:.2} s",
+        "read {} cases ({} texts with their parts) in {:.2} s",
         cases.len(),
+        texts.iter().map(Vec::len).sum::<usize>(),
         started.elapsed().as_secs_f64()
     );
     let started = Instant::now();
@@ -600,7 +609,9 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
                 let reading = chooser.reads().then_some(vector.as_slice());
                 right_tools(
                     case,
-                    &chooser.decide(ranked, &wanted, Some(&picked), reading).plan,
+                    &chooser
+                        .decide(&case.request, ranked, &wanted, Some(&picked), reading)
+                        .plan,
                 )
             })
             .count()
@@ -617,7 +628,10 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
                 .zip(&scored)
                 .filter(|(case, scores)| {
                     let ranked = chooser.router().rank(&case.request);
-                    right_tools(case, &chooser.decide(ranked, &all, Some(scores), None).plan)
+                    let plan = chooser
+                        .decide(&case.request, ranked, &all, Some(scores), None)
+                        .plan;
+                    right_tools(case, &plan)
                 })
                 .count()
         }),
@@ -629,7 +643,7 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
                 .filter(|(case, vector)| {
                     let best = classifier
                         .and_then(|c| {
-                            let lp = c.log_probabilities(vector)?;
+                            let lp = c.log_probabilities(vector.first()?)?;
                             let best = lp
                                 .iter()
                                 .enumerate()
@@ -646,6 +660,20 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
             "combined with channels (no reading)".to_owned(),
             count(&channels, true),
         ),
+        ("combined with the reading, whole only".to_owned(), {
+            cases
+                .iter()
+                .zip(&read)
+                .filter(|(case, vectors)| {
+                    let ranked = reading.router().rank(&case.request);
+                    let whole = &vectors[..vectors.len().min(1)];
+                    let plan = reading
+                        .decide(&case.request, ranked, &[], None, Some(whole))
+                        .plan;
+                    right_tools(case, &plan)
+                })
+                .count()
+        }),
         (
             "combined with the reading (default)".to_owned(),
             count(&reading, false),
@@ -653,6 +681,26 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
     ];
     for (name, right) in &rows {
         println!("{name:<40} {right}/{}", cases.len());
+    }
+    println!("the default's misses:");
+    for (case, vector) in cases.iter().zip(&read) {
+        let ranked = reading.router().rank(&case.request);
+        let plan = reading
+            .decide(&case.request, ranked, &[], None, Some(vector))
+            .plan;
+        if !right_tools(case, &plan) {
+            println!(
+                "  {} [{}] {} -> {}",
+                case.id,
+                case.category,
+                case.request,
+                if plan.is_empty() {
+                    "(none)".to_owned()
+                } else {
+                    plan.join("+")
+                }
+            );
+        }
     }
     for router_t in [0.02, 0.05, 0.1] {
         for weight in [0.25, 0.5, 1.0, 2.0] {
@@ -682,7 +730,7 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
         }
     }
     let rows: Vec<_> = {
-        let mut grid = rows.split_off(5);
+        let mut grid = rows.split_off(6);
         grid.sort_by_key(|row| std::cmp::Reverse(row.1));
         grid
     };

@@ -499,9 +499,8 @@ impl<S: ChatSession> Agent<S> {
     async fn decide(&mut self, text: &str) -> Result<Decision, AgentError> {
         self.prepare().await?;
         let reading = if self.chooser.reads() {
-            self.read_texts(&[text.to_owned()])
-                .await?
-                .and_then(|mut vectors| vectors.pop())
+            let texts = self.chooser.texts_to_read(text);
+            self.read_texts(&texts).await?
         } else {
             None
         };
@@ -521,7 +520,7 @@ impl<S: ChatSession> Agent<S> {
         };
         Ok(self
             .chooser
-            .decide(ranked, &wanted, scores.as_deref(), reading.as_deref()))
+            .decide(text, ranked, &wanted, scores.as_deref(), reading.as_deref()))
     }
 
     /// The model's reading of `texts`; `None` when the session cannot read or failed to

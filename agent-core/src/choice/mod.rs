@@ -21,12 +21,17 @@
 //!   next-token prediction over the request's own tokens;
 //! - the [`Strategy`] says which of them decide, and how they combine.
 //!
+//! A request for two things is mostly read as the one it says more about, so where the
+//! examples declare two-step plans the parts of the request (split between words) are read
+//! too, and a part asking for each step composes the plan (see [`Chooser::decide`]).
+//!
 //! Measured on the habit coach's dev and probe requests (187; `eval --choice-only`), the
 //! right tools: router alone 151, router with channel scores 160, router with the model's
-//! reading 166 — and the reading costs one evaluation of the request by the model's first
-//! eight blocks (about 30 ms on two cores), where channels cost one evaluation per
-//! candidate (about 250 ms a turn). So a session that can read is not asked for channel
-//! scores.
+//! reading of the whole request 165, and of its parts too 169. The reading costs one
+//! evaluation of the request by the model's first eight blocks (about 30 ms on two cores),
+//! and of its parts about 200 ms more for a ten-word request, where channels cost one
+//! evaluation per candidate (about 250 ms a turn). So a session that can read is not asked
+//! for channel scores.
 //!
 //! With many tools the router also narrows: only its best few first
 //! tools are scored by the model, and the model only ever sees the one tool it must call.
@@ -104,6 +109,19 @@ pub struct Decision {
 /// router ranks is a declared example's, so only a chooser trained on other examples meets
 /// one): as good as ruled out.
 const UNREAD_PLAN: f32 = -20.0;
+
+/// The least probability each part of a request must give its own step — the model's
+/// reading of the part and the router's ranking of it, together — for a declared two-step
+/// plan to be composed from the parts (see [`Chooser::decide`]). Chosen with
+/// `eval --choice-only` on the dev and probe requests, before the gate on the part's own
+/// reading was added (which changed neither figure): at 0.8 the right tools for 61 + 108 of
+/// 63 + 124, at 0.9 61 + 107, at 0.5 57 + 109, without composing 60 + 105.
+const PART_CONFIDENCE: f32 = 0.8;
+
+/// The fewest words of a part the reading composes from (the router's own composition
+/// wants two): one-word parts ("…보여주고 | 체크") gave 108 of the 124 probe requests where
+/// two-word parts gave 106, dev 61 both.
+const PART_WORDS: usize = 1;
 
 /// Example requests shown per channel.
 const CHANNEL_EXAMPLES: usize = 8;
@@ -251,6 +269,21 @@ impl Chooser {
         matches!(self.reading, Reading::Learned(_)) && matches!(self.strategy, Strategy::Combined)
     }
 
+    /// The texts to read for `request`, when the chooser [`reads`](Self::reads): the
+    /// request, then — where some declared plan has two different steps — the two parts of
+    /// the request at each place the router splits it (left, right, left, right, …). Their
+    /// vectors, in this order, are [`decide`](Self::decide)'s `reading`.
+    pub fn texts_to_read(&self, request: &str) -> Vec<String> {
+        let mut texts = vec![request.to_owned()];
+        if self.router.composes() {
+            for (left, right) in router::splits(request, PART_WORDS) {
+                texts.push(left);
+                texts.push(right);
+            }
+        }
+        texts
+    }
+
     /// The texts the reading classifier learns from: the declared examples' requests.
     pub fn reading_texts(&self) -> Vec<String> {
         self.reading_texts.iter().map(|(t, _)| t.clone()).collect()
@@ -327,17 +360,28 @@ impl Chooser {
             .collect()
     }
 
-    /// Decides from the router's `ranked` plans, the channel `scores` (the log-likelihoods
-    /// the session returned for `scored`, in that order) and the model's `reading` of the
-    /// request.
+    /// Decides for `request` from the router's `ranked` plans (its
+    /// [`rank`](Router::rank) of the request), the channel `scores` (the log-likelihoods the
+    /// session returned for `scored`, in that order) and the model's `reading`: the vectors
+    /// of [`texts_to_read`](Self::texts_to_read), in that order (the request's alone is
+    /// enough; without the parts' no plan is composed from them).
+    ///
+    /// With the reading, a request the whole of which reads as one step can still get a
+    /// declared two-step plan: where it splits into a part that asks, above every other
+    /// one-step plan, for the plan's first step and a part that asks for its second, each
+    /// with probability [`PART_CONFIDENCE`] or more (the reading of the part and the
+    /// router's ranking of it, together). A request for two things is mostly read as the
+    /// one it says more about; its parts each say one.
     pub fn decide(
         &self,
+        request: &str,
         ranked: Vec<Ranked>,
         scored: &[usize],
         scores: Option<&[f32]>,
-        reading: Option<&[f32]>,
+        reading: Option<&[Vec<f32>]>,
     ) -> Decision {
-        let reading_scores: Vec<(Plan, f32)> = match (self.reading(), reading) {
+        let whole = reading.and_then(<[_]>::first);
+        let reading_scores: Vec<(Plan, f32)> = match (self.reading(), whole) {
             (Some(classifier), Some(vector)) => classifier
                 .log_probabilities(vector)
                 .map(|lp| classifier.classes().iter().cloned().zip(lp).collect())
@@ -363,7 +407,14 @@ impl Chooser {
                 })
                 .unwrap_or_default(),
             (Strategy::Combined, _) if !reading_scores.is_empty() => {
-                self.combine_reading(&ranked, &reading_scores)
+                let plan = self.combine_reading(&ranked, &reading_scores);
+                let parts = reading.map_or(&[][..], |r| &r[1..]);
+                match self.reading() {
+                    Some(classifier) if plan.len() < 2 => self
+                        .compose_reading(request, parts, classifier)
+                        .unwrap_or(plan),
+                    _ => plan,
+                }
             }
             (Strategy::Combined, false) => self.combine(&ranked, &channel_scores),
             _ => ranked.first().map(|r| r.plan.clone()).unwrap_or_default(),
@@ -412,6 +463,99 @@ impl Chooser {
             .max_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(r, _)| r.plan.clone())
             .unwrap_or_default()
+    }
+
+    /// The declared two-step plan the parts of `request` ask for, step by step, if one is
+    /// asked for confidently enough; `parts` are the vectors of its splits' parts (see
+    /// [`texts_to_read`](Self::texts_to_read) and [`decide`](Self::decide)).
+    fn compose_reading(
+        &self,
+        request: &str,
+        parts: &[Vec<f32>],
+        classifier: &ReadingClassifier,
+    ) -> Option<Plan> {
+        let classes = classifier.classes();
+        // The one-step plans (and no tool), which each part is read as one of.
+        let single: Vec<usize> = (0..classes.len())
+            .filter(|&i| classes[i].len() <= 1)
+            .collect();
+        let step = |tool: &String| {
+            single
+                .iter()
+                .position(|&i| classes[i].first() == Some(tool))
+        };
+        // A step twice is two values, not two requests (see `Router::compose`).
+        let pairs: Vec<(&Plan, usize, usize)> = classes
+            .iter()
+            .filter_map(|plan| match plan.as_slice() {
+                [a, b] if a != b => Some((plan, step(a)?, step(b)?)),
+                _ => None,
+            })
+            .collect();
+        let splits = router::splits(request, PART_WORDS);
+        if pairs.is_empty() || parts.len() != 2 * splits.len() {
+            return None;
+        }
+        // A part's log-probability of each one-step plan: its reading's and the router's
+        // ranking of it, each normalised over those plans, multiplied and normalised again.
+        let part = |text: &str, vector: &[f32]| -> Option<Vec<f32>> {
+            let all = classifier.log_probabilities(vector)?;
+            let read = log_softmax(&single.iter().map(|&i| all[i]).collect::<Vec<_>>());
+            let ranked = self.router.rank(text);
+            let routed = log_softmax(
+                &single
+                    .iter()
+                    .map(|&i| {
+                        ranked
+                            .iter()
+                            .find(|r| r.plan == classes[i])
+                            .map_or(UNREAD_PLAN, |r| r.score / self.router_temperature)
+                    })
+                    .collect::<Vec<_>>(),
+            );
+            let combined = log_softmax(
+                &read
+                    .iter()
+                    .zip(&routed)
+                    .map(|(a, b)| a + b)
+                    .collect::<Vec<_>>(),
+            );
+            // A step the part's own reading does not put first is the router's alone: a
+            // part that only names something ("오늘 할일") is like some step's examples
+            // without asking for it.
+            let top = read
+                .iter()
+                .enumerate()
+                .max_by(|a, b| a.1.total_cmp(b.1))
+                .map(|(i, _)| i);
+            Some(
+                combined
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &lp)| {
+                        if Some(i) == top {
+                            lp
+                        } else {
+                            f32::NEG_INFINITY
+                        }
+                    })
+                    .collect(),
+            )
+        };
+        let mut best: Option<(&Plan, f32)> = None;
+        for ((left, right), vectors) in splits.iter().zip(parts.chunks_exact(2)) {
+            let (Some(l), Some(r)) = (part(left, &vectors[0]), part(right, &vectors[1])) else {
+                return None;
+            };
+            for &(plan, first, second) in &pairs {
+                let composed = l[first].min(r[second]);
+                if best.is_none_or(|(_, score)| composed > score) {
+                    best = Some((plan, composed));
+                }
+            }
+        }
+        best.filter(|(_, score)| *score >= PART_CONFIDENCE.ln())
+            .map(|(plan, _)| plan.clone())
     }
 
     /// `decision` with `plan` instead of its own (one of the ranked plans, e.g. a step

@@ -291,18 +291,12 @@ impl Router {
                 _ => None,
             })
             .collect();
-        let words: Vec<&str> = text.split_whitespace().collect();
-        if pairs.is_empty() || words.len() < 2 * MIN_PART_WORDS {
+        if pairs.is_empty() {
             return;
         }
-        let places = words.len() - 2 * MIN_PART_WORDS + 1;
-        let count = places.min(MAX_SPLITS);
-        // Evenly spread over the places, the first and the last included; every place when
-        // there are few enough.
-        let splits = (0..count).map(|i| MIN_PART_WORDS + i * (places - 1) / (count - 1).max(1));
-        for split in splits {
-            let left = self.scores(&words[..split].join(" "));
-            let right = self.scores(&words[split..].join(" "));
+        for (left, right) in splits(text, MIN_PART_WORDS) {
+            let left = self.scores(&left);
+            let right = self.scores(&right);
             // Each part must ask for its own step above every other one-step plan and above
             // no tool at all.
             let top = |part: &[(f32, Option<usize>)], class: usize| {
@@ -320,6 +314,14 @@ impl Router {
                 }
             }
         }
+    }
+
+    /// Whether some plan has two different steps, so that a request is worth splitting
+    /// (see [`splits`]).
+    pub fn composes(&self) -> bool {
+        self.classes
+            .iter()
+            .any(|plan| matches!(plan.as_slice(), [a, b] if a != b))
     }
 
     /// Similarity of two texts under this router's weights (0 to 1), e.g. of a request and
@@ -361,6 +363,27 @@ impl Router {
 /// Ids of n-grams outside the vocabulary have the top bit set (a vocabulary of 2^31 n-grams
 /// is far beyond any set of examples).
 const UNSEEN_IDS: u32 = 1 << 31;
+
+/// The places a request is split at to be scored part by part (by the router, and by the
+/// model's reading in [`Chooser`](super::Chooser)): between two words, each part at least
+/// [`MIN_PART_WORDS`] long, at most [`MAX_SPLITS`] places evenly spread over the text (the
+/// first and the last included; every place when there are few enough).
+pub(crate) fn splits(text: &str, min_words: usize) -> Vec<(String, String)> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words.len() < 2 * min_words {
+        return Vec::new();
+    }
+    let places = words.len() - 2 * min_words + 1;
+    let count = places.min(MAX_SPLITS);
+    let mut splits: Vec<usize> = (0..count)
+        .map(|i| min_words + i * (places - 1) / (count - 1).max(1))
+        .collect();
+    splits.dedup();
+    splits
+        .into_iter()
+        .map(|split| (words[..split].join(" "), words[split..].join(" ")))
+        .collect()
+}
 
 fn fnv(text: &str) -> u32 {
     let mut hash: u32 = 0x811c_9dc5;
@@ -432,6 +455,40 @@ mod tests {
             ("고마워", plan(&[]), 1.0),
             ("안녕하세요", plan(&[]), 1.0),
         ])
+    }
+
+    #[test]
+    fn requests_split_between_words_at_evenly_spread_places() {
+        assert_eq!(
+            splits("목록  보여주고 3번 체크", 1),
+            [
+                ("목록".to_owned(), "보여주고 3번 체크".to_owned()),
+                ("목록 보여주고".to_owned(), "3번 체크".to_owned()),
+                ("목록 보여주고 3번".to_owned(), "체크".to_owned()),
+            ],
+            "every place, spacing normalised"
+        );
+        assert_eq!(splits("목록 보여주고 3번 체크", 2).len(), 1);
+        assert!(splits("목록 보여줘", 2).is_empty(), "too short to split");
+        assert!(splits("목록", 1).is_empty());
+        let long = vec!["말"; 40].join(" ");
+        let places = splits(&long, 1);
+        assert_eq!(
+            places.len(),
+            MAX_SPLITS,
+            "a long text at spread places only"
+        );
+        assert_eq!(places[0].0, "말", "the first place");
+        assert_eq!(places[MAX_SPLITS - 1].1, "말", "and the last");
+        assert!(router().composes());
+        let one_step = Router::train([
+            ("고마워", plan(&[]), 1.0),
+            ("2번 했어", plan(&["log"]), 1.0),
+        ]);
+        assert!(
+            !one_step.composes(),
+            "no two-step plan, nothing to split for"
+        );
     }
 
     #[test]

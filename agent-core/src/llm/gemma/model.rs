@@ -150,7 +150,7 @@ pub(crate) struct Shared {
     pub(crate) probe: Probe,
     /// The reading model, made on first use (see `reading.rs`).
     pub(crate) reading: OnceLock<Result<Reading, String>>,
-    /// Vectors of the texts read so far.
+    /// Vectors of the texts read lately (at most `reading.rs`'s `REMEMBERED`).
     pub(crate) read: Mutex<HashMap<String, Arc<[f32]>>>,
 }
 

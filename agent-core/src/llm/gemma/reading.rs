@@ -25,6 +25,7 @@
 //! are also kept in a file beside the cut model, so a restart does not read them again; what
 //! a user writes is never written to disk.
 
+use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
@@ -52,6 +53,11 @@ const TEXTS_PER_BATCH: usize = 16;
 /// (the frame the measurements were made with).
 const BEFORE: &str = "<start_of_turn>user\n";
 const AFTER: &str = "<end_of_turn>\n<start_of_turn>model\ntools:";
+/// The most texts whose vectors are kept in memory (2.5 KB each for the 270M): the
+/// declared examples, asked again by every new session's chooser, and a long conversation's
+/// requests with their parts (a dozen texts a turn). Past it the memory starts over; the
+/// examples' vectors come back from their file.
+const REMEMBERED: usize = 4096;
 /// The version of the cache files' format.
 const CACHE_VERSION: &str = "agent-rs reading 1";
 
@@ -94,24 +100,27 @@ impl Shared {
             .get_or_init(|| Reading::load(self).map_err(|e| e.to_string()))
             .as_ref()
             .map_err(|e| LlmError::Load(e.clone()))?;
-        let remembered = |text: &String| {
-            self.read
+        // What this call returns is gathered here, not looked up in the memory at the end:
+        // the memory may start over while the call fills it (see `REMEMBERED`).
+        let mut found: HashMap<String, Arc<[f32]>> = {
+            let memory = self
+                .read
                 .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .get(text)
-                .cloned()
-        };
-        let missing = |texts: &[String]| -> Vec<String> {
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             texts
                 .iter()
-                .filter(|text| remembered(text).is_none())
+                .filter_map(|text| Some((text.clone(), memory.get(text)?.clone())))
+                .collect()
+        };
+        let missing = |found: &HashMap<String, Arc<[f32]>>| -> Vec<String> {
+            let mut seen = std::collections::HashSet::new();
+            texts
+                .iter()
+                .filter(|text| !found.contains_key(*text) && seen.insert(*text))
                 .cloned()
                 .collect()
         };
-        let wanted = missing(texts);
-        if wanted.is_empty() {
-            return Ok(Some(texts.iter().filter_map(remembered).collect()));
-        }
+        let wanted = missing(&found);
         if !declared.is_empty() && wanted.iter().any(|text| declared.contains(text)) {
             let vectors = match reading.load_declared(declared) {
                 Some(vectors) => vectors,
@@ -121,17 +130,27 @@ impl Shared {
                     vectors
                 }
             };
+            for (text, vector) in declared.iter().zip(&vectors) {
+                if wanted.contains(text) {
+                    found.insert(text.clone(), vector.clone());
+                }
+            }
             self.remember(declared, vectors);
         }
-        let rest = missing(texts);
+        let rest = missing(&found);
         if !rest.is_empty() {
             let vectors = reading.read(self, &rest)?;
+            for (text, vector) in rest.iter().zip(&vectors) {
+                found.insert(text.clone(), vector.clone());
+            }
             self.remember(&rest, vectors);
         }
         texts
             .iter()
             .map(|text| {
-                remembered(text)
+                found
+                    .get(text)
+                    .cloned()
                     .ok_or_else(|| LlmError::Inference("a text was not read".to_owned()))
             })
             .collect::<Result<Vec<_>, _>>()
@@ -143,6 +162,9 @@ impl Shared {
             .read
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if memory.len() + texts.len() > REMEMBERED {
+            memory.clear();
+        }
         for (text, vector) in texts.iter().zip(vectors) {
             memory.insert(text.clone(), vector);
         }
