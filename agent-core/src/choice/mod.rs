@@ -369,9 +369,9 @@ impl Chooser {
     /// With the reading, a request the whole of which reads as one step can still get a
     /// declared two-step plan: where it splits into a part that asks, above every other
     /// one-step plan, for the plan's first step and a part that asks for its second, each
-    /// with probability [`PART_CONFIDENCE`] or more (the reading of the part and the
-    /// router's ranking of it, together). A request for two things is mostly read as the
-    /// one it says more about; its parts each say one.
+    /// with probability 0.8 or more (the reading of the part and the router's ranking of
+    /// it, together). A request for two things is mostly read as the one it says more
+    /// about; its parts each say one.
     pub fn decide(
         &self,
         request: &str,

@@ -316,8 +316,8 @@ impl Router {
         }
     }
 
-    /// Whether some plan has two different steps, so that a request is worth splitting
-    /// (see [`splits`]).
+    /// Whether some plan has two different steps, so that a request is worth splitting into
+    /// parts to be scored (or read) each.
     pub fn composes(&self) -> bool {
         self.classes
             .iter()
