@@ -408,7 +408,7 @@ impl Chooser {
                 .unwrap_or_default(),
             (Strategy::Combined, _) if !reading_scores.is_empty() => {
                 let plan = self.combine_reading(&ranked, &reading_scores);
-                let parts = reading.map_or(&[][..], |r| &r[1..]);
+                let parts = reading.and_then(|r| r.get(1..)).unwrap_or_default();
                 match self.reading() {
                     Some(classifier) if plan.len() < 2 => self
                         .compose_reading(request, parts, classifier)
