@@ -484,12 +484,11 @@ impl Chooser {
                 .iter()
                 .position(|&i| classes[i].first() == Some(tool))
         };
-        // A step twice is two values, not two requests (see `Router::compose`).
         let pairs: Vec<(&Plan, usize, usize)> = classes
             .iter()
-            .filter_map(|plan| match plan.as_slice() {
-                [a, b] if a != b => Some((plan, step(a)?, step(b)?)),
-                _ => None,
+            .filter_map(|plan| {
+                let (a, b) = router::two_steps(plan)?;
+                Some((plan, step(a)?, step(b)?))
             })
             .collect();
         let splits = router::splits(request, PART_WORDS);
@@ -501,15 +500,15 @@ impl Chooser {
         let part = |text: &str, vector: &[f32]| -> Option<Vec<f32>> {
             let all = classifier.log_probabilities(vector)?;
             let read = log_softmax(&single.iter().map(|&i| all[i]).collect::<Vec<_>>());
-            let ranked = self.router.rank(text);
+            let scores = self.router.whole_scores(text);
             let routed = log_softmax(
                 &single
                     .iter()
                     .map(|&i| {
-                        ranked
+                        scores
                             .iter()
-                            .find(|r| r.plan == classes[i])
-                            .map_or(UNREAD_PLAN, |r| r.score / self.router_temperature)
+                            .find(|(plan, _)| **plan == classes[i])
+                            .map_or(UNREAD_PLAN, |(_, score)| score / self.router_temperature)
                     })
                     .collect::<Vec<_>>(),
             );

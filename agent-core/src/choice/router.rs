@@ -241,6 +241,17 @@ impl Router {
         ranked
     }
 
+    /// Each plan's score for `text` as a whole, without composition: what a part of a
+    /// request is scored by where only its one-step plans matter (their scores are the same
+    /// as in [`rank`](Self::rank), which only raises two-step plans).
+    pub(crate) fn whole_scores(&self, text: &str) -> Vec<(&Plan, f32)> {
+        self.classes
+            .iter()
+            .zip(self.scores(text))
+            .map(|(plan, (score, _))| (plan, score))
+            .collect()
+    }
+
     /// Per class: its score for `text` and its nearest training text.
     fn scores(&self, text: &str) -> Vec<(f32, Option<usize>)> {
         let query = self.vectorize(&ngrams(text));
@@ -283,12 +294,9 @@ impl Router {
             .classes
             .iter()
             .enumerate()
-            .filter_map(|(class, plan)| match plan.as_slice() {
-                // A step twice ("1번이랑 3번 둘 다") is two values, not two requests: each
-                // half of such a request looks like the same step, as the halves of any
-                // one-step request do.
-                [a, b] if a != b => Some((class, single(a)?, single(b)?)),
-                _ => None,
+            .filter_map(|(class, plan)| {
+                let (a, b) = two_steps(plan)?;
+                Some((class, single(a)?, single(b)?))
             })
             .collect();
         if pairs.is_empty() {
@@ -319,9 +327,7 @@ impl Router {
     /// Whether some plan has two different steps, so that a request is worth splitting into
     /// parts to be scored (or read) each.
     pub fn composes(&self) -> bool {
-        self.classes
-            .iter()
-            .any(|plan| matches!(plan.as_slice(), [a, b] if a != b))
+        self.classes.iter().any(|plan| two_steps(plan).is_some())
     }
 
     /// Similarity of two texts under this router's weights (0 to 1), e.g. of a request and
@@ -363,6 +369,16 @@ impl Router {
 /// Ids of n-grams outside the vocabulary have the top bit set (a vocabulary of 2^31 n-grams
 /// is far beyond any set of examples).
 const UNSEEN_IDS: u32 = 1 << 31;
+
+/// The two steps of a plan of two different steps, which a request in two parts can ask
+/// for. A step twice ("1번이랑 3번 둘 다") is two values, not two requests: each half of
+/// such a request looks like the same step, as the halves of any one-step request do.
+pub(crate) fn two_steps(plan: &Plan) -> Option<(&String, &String)> {
+    match plan.as_slice() {
+        [a, b] if a != b => Some((a, b)),
+        _ => None,
+    }
+}
 
 /// The places a request is split at to be scored part by part (by the router, and by the
 /// model's reading in [`Chooser`](super::Chooser)): between two words, each part at least
