@@ -27,7 +27,9 @@
 //!
 //! Measured on the habit coach's dev and probe requests (187; `eval --choice-only`), the
 //! right tools: router alone 151, router with channel scores 160, router with the model's
-//! reading of the whole request 165, and of its parts too 169. The reading costs one
+//! reading of the whole request 164, and of its parts too 168 (a reading moves by a case
+//! or so with the texts that share its batch: 165 and 169 were measured when repeated
+//! texts were still read twice). The reading costs one
 //! evaluation of the request by the model's first eight blocks (about 30 ms on two cores),
 //! and of its parts about 200 ms more for a ten-word request, where channels cost one
 //! evaluation per candidate (about 250 ms a turn). So a session that can read is not asked
@@ -115,7 +117,9 @@ const UNREAD_PLAN: f32 = -20.0;
 /// plan to be composed from the parts (see [`Chooser::decide`]). Chosen with
 /// `eval --choice-only` on the dev and probe requests, before the gate on the part's own
 /// reading was added (which changed neither figure): at 0.8 the right tools for 61 + 108 of
-/// 63 + 124, at 0.9 61 + 107, at 0.5 57 + 109, without composing 60 + 105.
+/// 63 + 124, at 0.9 61 + 107, at 0.5 57 + 109, without composing 60 + 105. (Since a call
+/// reads a repeated text once, the batches differ and 0.8 gives 61 + 107, without composing
+/// 60 + 104.)
 const PART_CONFIDENCE: f32 = 0.8;
 
 /// The fewest words of a part the reading composes from (the router's own composition
