@@ -27,9 +27,9 @@
 //!
 //! Measured on the habit coach's dev and probe requests (187; `eval --choice-only`), the
 //! right tools: router alone 151, router with channel scores 160, router with the model's
-//! reading of the whole request 164, and of its parts too 168 (a reading moves by a case
-//! or so with the texts that share its batch: 165 and 169 were measured when repeated
-//! texts were still read twice). The reading costs one
+//! reading of the whole request 166, and of its parts too 170 (a reading moves by a case
+//! or so with the texts that share its batch, and with how closely the classifier over it
+//! is fitted: 164 and 168 before it was fitted to its optimum). The reading costs one
 //! evaluation of the request by the model's first eight blocks (about 30 ms on two cores),
 //! and of its parts about 200 ms more for a ten-word request, where channels cost one
 //! evaluation per candidate (about 250 ms a turn). So a session that can read is not asked
@@ -217,7 +217,8 @@ impl Chooser {
             channel_weight: 1.0,
             // Chosen on the same requests with the model's reading (`eval --choice-only`):
             // the router at temperature 0.05 plus the reading's log-probability at weight 1
-            // chose right for 166 of 187; weights 0.5–2 at router temperatures 0.05–0.1
+            // chose right for 166 of 187 (measured before the classifier was fitted to its
+            // optimum, which now gives 170); weights 0.5–2 at router temperatures 0.05–0.1
             // within two of it, weight 0.25 or temperature 0.02 up to seven fewer.
             reading_weight: 1.0,
         }
