@@ -27,7 +27,7 @@
 //!
 //! Measured on the habit coach's dev and probe requests (187; `eval --choice-only`), the
 //! right tools: router alone 151, router with channel scores 160, router with the model's
-//! reading of the whole request 166, and of its parts too 170 (a reading moves by a case
+//! reading of the whole request 165, and of its parts too 170 (a reading moves by a case
 //! or so with the texts that share its batch, and with how closely the classifier over it
 //! is fitted: 164 and 168 before it was fitted to its optimum). The reading costs one
 //! evaluation of the request by the model's first eight blocks (about 30 ms on two cores),
