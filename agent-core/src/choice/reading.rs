@@ -18,10 +18,11 @@ use super::log_softmax;
 use super::router::Plan;
 
 /// Passes of gradient descent. With the step the inputs' curvature allows (see
-/// [`step_size`]) the fit is then within 1 % of the penalised optimum on the habit coach's
-/// examples, and the decisions on its dev and probe requests are those of the optimum (300
-/// passes at the earlier fixed step of 1 stopped at twice its loss and chose right for two
-/// probe requests fewer).
+/// [`step_size`]) the fit came within 1 % of the penalised optimum's loss on the habit
+/// coach's examples (measured offline, before the biases had a step of their own, which left
+/// the decisions on its dev and probe requests as they were), and those decisions are the
+/// optimum's; 300 passes at the earlier fixed step of 1 stopped at twice its loss and chose
+/// right for two probe requests fewer.
 const EPOCHS: usize = 600;
 /// Momentum of the steps.
 const MOMENTUM: f32 = 0.9;
