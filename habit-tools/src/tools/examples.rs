@@ -330,6 +330,47 @@ fn single_calls() -> Vec<Example> {
             "get_streak",
             json!({"habit_id": 3}),
         ),
+        // How a habit is going, asked without the word "기록" (progress, stage, results).
+        call(
+            "걷기 습관은 어떻게 돼 가고 있어?",
+            "get_streak",
+            json!({"habit_id": 1}),
+        ),
+        call(
+            "2번 습관 잘 되고 있는지 봐줘",
+            "get_streak",
+            json!({"habit_id": 2}),
+        ),
+        call(
+            "명상 습관 성적표 보여줘",
+            "get_streak",
+            json!({"habit_id": 3}),
+        ),
+        call(
+            "1번 습관 진척도 궁금해",
+            "get_streak",
+            json!({"habit_id": 1}),
+        ),
+        call(
+            "물 마시기 지금 몇 단계야?",
+            "get_streak",
+            json!({"habit_id": 1}),
+        ),
+        call(
+            "독서 습관 현황 알려줘",
+            "get_streak",
+            json!({"habit_id": 2}),
+        ),
+        call(
+            "1번 두 번 연속으로 건너뛴 적 있나?",
+            "get_streak",
+            json!({"habit_id": 1}),
+        ),
+        call(
+            "2번 첫 42일 중에 완료한 날이 몇 일이야?",
+            "get_streak",
+            json!({"habit_id": 2}),
+        ),
         call("지금 등록된 습관 좀 볼래", "list_active_habits", json!({})),
         call("나 뭐 하기로 했었지?", "list_active_habits", json!({})),
         call("현재 진행 중인 습관 목록", "list_active_habits", json!({})),
@@ -440,6 +481,14 @@ fn conversation() -> Vec<Example> {
         chat(
             "꾸준히 하는 비결이 뭐야?",
             "아주 작게 시작해서 매일 같은 때에 하는 게 가장 좋아요.",
+        ),
+        chat(
+            "하루 건너뛰면 연속 기록은 어떻게 돼?",
+            "지금 연속 기록은 처음부터 다시 세지만, 가장 길었던 기록은 그대로 남아요.",
+        ),
+        chat(
+            "습관 단계는 어떻게 올라가?",
+            "연속으로 한 날이 7일이면 새싹, 21일이면 뿌리내림, 42일이면 자리잡음이 돼요.",
         ),
         chat("넌 누구야?", "습관 만들기를 도와드리는 코치예요."),
         chat(
