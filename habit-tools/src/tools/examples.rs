@@ -371,6 +371,26 @@ fn single_calls() -> Vec<Example> {
             "get_streak",
             json!({"habit_id": 2}),
         ),
+        call(
+            "명상 스트릭 끊긴 거 아니지?",
+            "get_streak",
+            json!({"habit_id": 3}),
+        ),
+        call(
+            "명상 종류엔 뭐뭐 있는지 보여줘",
+            "search_catalog",
+            json!({"keyword": "명상"}),
+        ),
+        call(
+            "아침 햇빛 쬐기 최소 몇 분이면 돼?",
+            "query_protocol",
+            json!({"id": "build.morning-sunlight"}),
+        ),
+        call(
+            "감사 일기 습관 만들고 싶어. 자기 전에 한 줄 쓰기",
+            "add_habit",
+            json!({"protocol_id": "build.gratitude-journal", "frame_level": 2, "framed_text": "자기 전에 한 줄 쓰기"}),
+        ),
         call("지금 등록된 습관 좀 볼래", "list_active_habits", json!({})),
         call("나 뭐 하기로 했었지?", "list_active_habits", json!({})),
         call("현재 진행 중인 습관 목록", "list_active_habits", json!({})),
@@ -578,6 +598,10 @@ fn conversation() -> Vec<Example> {
         chat(
             "맛집 알려줘",
             "맛집은 잘 모르지만, 건강한 식습관은 도와드릴 수 있어요.",
+        ),
+        chat(
+            "엑셀 수식 좀 짜줘",
+            "그건 제가 도와드릴 수 없어요. 습관에 대해서라면 언제든 물어보세요.",
         ),
         chat(
             "이메일 좀 대신 써줘",
