@@ -330,67 +330,6 @@ fn single_calls() -> Vec<Example> {
             "get_streak",
             json!({"habit_id": 3}),
         ),
-        // How a habit is going, asked without the word "기록" (progress, stage, results).
-        call(
-            "걷기 습관은 어떻게 돼 가고 있어?",
-            "get_streak",
-            json!({"habit_id": 1}),
-        ),
-        call(
-            "2번 습관 잘 되고 있는지 봐줘",
-            "get_streak",
-            json!({"habit_id": 2}),
-        ),
-        call(
-            "명상 습관 성적표 보여줘",
-            "get_streak",
-            json!({"habit_id": 3}),
-        ),
-        call(
-            "1번 습관 진척도 궁금해",
-            "get_streak",
-            json!({"habit_id": 1}),
-        ),
-        call(
-            "물 마시기 지금 몇 단계야?",
-            "get_streak",
-            json!({"habit_id": 1}),
-        ),
-        call(
-            "독서 습관 현황 알려줘",
-            "get_streak",
-            json!({"habit_id": 2}),
-        ),
-        call(
-            "1번 두 번 연속으로 건너뛴 적 있나?",
-            "get_streak",
-            json!({"habit_id": 1}),
-        ),
-        call(
-            "2번 첫 42일 중에 완료한 날이 몇 일이야?",
-            "get_streak",
-            json!({"habit_id": 2}),
-        ),
-        call(
-            "명상 스트릭 끊긴 거 아니지?",
-            "get_streak",
-            json!({"habit_id": 3}),
-        ),
-        call(
-            "명상 종류엔 뭐뭐 있는지 보여줘",
-            "search_catalog",
-            json!({"keyword": "명상"}),
-        ),
-        call(
-            "아침 햇빛 쬐기 최소 몇 분이면 돼?",
-            "query_protocol",
-            json!({"id": "build.morning-sunlight"}),
-        ),
-        call(
-            "감사 일기 습관 만들고 싶어. 자기 전에 한 줄 쓰기",
-            "add_habit",
-            json!({"protocol_id": "build.gratitude-journal", "frame_level": 2, "framed_text": "자기 전에 한 줄 쓰기"}),
-        ),
         call("지금 등록된 습관 좀 볼래", "list_active_habits", json!({})),
         call("나 뭐 하기로 했었지?", "list_active_habits", json!({})),
         call("현재 진행 중인 습관 목록", "list_active_habits", json!({})),
@@ -502,14 +441,6 @@ fn conversation() -> Vec<Example> {
             "꾸준히 하는 비결이 뭐야?",
             "아주 작게 시작해서 매일 같은 때에 하는 게 가장 좋아요.",
         ),
-        chat(
-            "하루 건너뛰면 연속 기록은 어떻게 돼?",
-            "지금 연속 기록은 처음부터 다시 세지만, 가장 길었던 기록은 그대로 남아요.",
-        ),
-        chat(
-            "습관 단계는 어떻게 올라가?",
-            "연속으로 한 날이 7일이면 새싹, 21일이면 뿌리내림, 42일이면 자리잡음이 돼요.",
-        ),
         chat("넌 누구야?", "습관 만들기를 도와드리는 코치예요."),
         chat(
             "오늘 너무 피곤하다",
@@ -598,10 +529,6 @@ fn conversation() -> Vec<Example> {
         chat(
             "맛집 알려줘",
             "맛집은 잘 모르지만, 건강한 식습관은 도와드릴 수 있어요.",
-        ),
-        chat(
-            "엑셀 수식 좀 짜줘",
-            "그건 제가 도와드릴 수 없어요. 습관에 대해서라면 언제든 물어보세요.",
         ),
         chat(
             "이메일 좀 대신 써줘",
