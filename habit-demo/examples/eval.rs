@@ -30,7 +30,8 @@
 //! Flags: `--split dev|probe|heldout`, `--strategy combined|router|channels|model`,
 //! `--format json|python|function_gemma`, `--limit N`, `--hints N` (labelled values listed
 //! per restricted parameter, 0 = none), `--preamble-examples N` (per tool), `--reading-blocks N`
-//! (blocks of the model tool choice reads requests with, 0 = none), `--threads N`,
+//! (blocks of the model tool choice reads requests with, 0 = none), `--reading-channels W`
+//! (how much channel scores count beside the reading; 0 = not scored), `--threads N`,
 //! `--router-only`, `--router-cv K` (K-fold cross-validation of the router on dev: would dev's
 //! requests help as examples?), `--choice-only` (tool choice alone: router, channel scores,
 //! the model's reading, and their combinations under a grid of weights; then the default's
@@ -108,7 +109,10 @@ fn main() {
         return;
     }
     let mut tally = Tally::default();
-    let chooser = learned_chooser(&backend, &seeded_registry(), args.strategy);
+    let mut chooser = learned_chooser(&backend, &seeded_registry(), args.strategy);
+    if let Some(weight) = args.reading_channels {
+        chooser = chooser.with_reading_channels(weight);
+    }
     let started = Instant::now();
     for case in &cases {
         let registry = seeded_registry();
@@ -676,17 +680,19 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
         }),
         (
             "combined with the reading (default)".to_owned(),
-            count(&reading, false),
+            count(&reading, true),
         ),
     ];
     for (name, right) in &rows {
         println!("{name:<40} {right}/{}", cases.len());
     }
     println!("the default's misses:");
-    for (case, vector) in cases.iter().zip(&read) {
+    for ((case, vector), scores) in cases.iter().zip(&read).zip(&scored) {
         let ranked = reading.router().rank(&case.request);
+        let wanted = reading.channels_to_score(&ranked);
+        let picked: Vec<f32> = wanted.iter().map(|&i| scores[i]).collect();
         let plan = reading
-            .decide(&case.request, ranked, &[], None, Some(vector))
+            .decide(&case.request, ranked, &wanted, Some(&picked), Some(vector))
             .plan;
         if !right_tools(case, &plan) {
             println!(
@@ -712,6 +718,20 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
                 format!("reading rt{router_t} w{weight}"),
                 count(&chooser, false),
             ));
+        }
+    }
+    for candidates in [3, 7] {
+        for channel_t in [1.0, 3.0] {
+            for weight in [0.25, 0.5, 1.0] {
+                let chooser = reading
+                    .clone()
+                    .with_tuning(candidates, 0.05, channel_t, 1.0)
+                    .with_reading_channels(weight);
+                rows.push((
+                    format!("reading+channels k{candidates} ct{channel_t} w{weight}"),
+                    count(&chooser, true),
+                ));
+            }
         }
     }
     for candidates in [2, 3, 7] {
@@ -847,6 +867,7 @@ struct Args {
     hints: Option<usize>,
     preamble_examples: Option<usize>,
     reading_blocks: Option<u32>,
+    reading_channels: Option<f32>,
     threads: Option<usize>,
     router_only: bool,
     router_cv: Option<usize>,
@@ -864,6 +885,7 @@ impl Args {
             hints: None,
             preamble_examples: None,
             reading_blocks: None,
+            reading_channels: None,
             threads: None,
             router_only: false,
             router_cv: None,
@@ -900,6 +922,7 @@ impl Args {
                 "--hints" => args.hints = value().parse().ok(),
                 "--preamble-examples" => args.preamble_examples = value().parse().ok(),
                 "--reading-blocks" => args.reading_blocks = value().parse().ok(),
+                "--reading-channels" => args.reading_channels = value().parse().ok(),
                 "--threads" => args.threads = value().parse().ok(),
                 "--router-only" => args.router_only = true,
                 "--router-cv" => args.router_cv = value().parse().ok(),

@@ -14,7 +14,7 @@
 //!   vector the model's middle layers make of a request, trained on the same examples when
 //!   the agent first needs it ([`Chooser::learn`]) — it tells plans apart by meaning where
 //!   the router sees only different letters;
-//! - **channel scoring**, for sessions that can score but not read, asks the model how
+//! - **channel scoring** asks the model how
 //!   likely the request is after a short text about each candidate tool (and one about plain
 //!   conversation; each shows the tool's declared requests that differ most from each
 //!   other) — the "noisy channel" direction, which a base model is good at because it is
@@ -32,8 +32,10 @@
 //! is fitted: 164 and 168 before it was fitted to its optimum). The reading costs one
 //! evaluation of the request by the model's first eight blocks (about 30 ms on two cores),
 //! and of its parts about 200 ms more for a ten-word request, where channels cost one
-//! evaluation per candidate (about 250 ms a turn). So a session that can read is not asked
-//! for channel scores.
+//! evaluation per candidate (about 250 ms a turn). Beside the reading they still add what
+//! no example says — how likely the request is after each tool's own description — and the
+//! three together chose right for 61 + 188 of dev and the first 212 probe requests, where
+//! the router and the reading chose 61 + 183 (see [`Chooser::with_reading_channels`]).
 //!
 //! With many tools the router also narrows: only its best few first
 //! tools are scored by the model, and the model only ever sees the one tool it must call.
@@ -55,9 +57,10 @@ pub enum Strategy {
     Router,
     /// The model's channel scores alone (single-step plans only).
     Channels,
-    /// Both: the router's plan distribution weighted by the model's reading of the request
-    /// where the session can read, by the channel score of each plan's likeliest step where
-    /// it can only score (the default; falls back to the router when it can do neither).
+    /// All of them: the router's plan distribution weighted by the model's reading of the
+    /// request where the session can read, and by the channel score of each plan's
+    /// likeliest step where it can score (the default; falls back to the router when it can
+    /// do neither).
     #[default]
     Combined,
     /// No stage at all: the model decides every turn (for models tuned for tool calling).
@@ -152,6 +155,8 @@ pub struct Chooser {
     channel_temperature: f32,
     channel_weight: f32,
     reading_weight: f32,
+    /// How much the channel scores count beside the model's reading (0: not asked for).
+    reading_channel_weight: f32,
 }
 
 /// Where the reading classifier stands.
@@ -221,6 +226,15 @@ impl Chooser {
             // optimum, which now gives 170); weights 0.5–2 at router temperatures 0.05–0.1
             // within two of it, weight 0.25 or temperature 0.02 up to seven fewer.
             reading_weight: 1.0,
+            // The channels bring what no example says: how likely the request is after each
+            // tool's own description. Chosen with `eval --choice-only` on dev (63) and
+            // probe-001–212, beside the reading at the channel defaults above (3 candidates,
+            // temperature 3): weight 1 chose right for 61 + 188 where the reading without
+            // channels chose 61 + 183; 0.5 and 0.25 gave 61 + 187 and 61 + 184, temperature 1
+            // at 0.5–1 only 58 + 179–186. In the full eval: dev 61 both, probe-001–212 193
+            // (args 191) against 187 (185); an untuned batch by an independent writer
+            // (probe-213–260) 42 of 48 both. The median turn grew from 1.3 s to 1.6 s.
+            reading_channel_weight: 1.0,
         }
     }
 
@@ -252,6 +266,14 @@ impl Chooser {
     #[must_use]
     pub fn with_reading_weight(mut self, weight: f32) -> Self {
         self.reading_weight = weight;
+        self
+    }
+
+    /// Sets how much the channel scores count beside the model's reading (default 1; 0: a
+    /// session that can read is not asked for them, which saves their quarter-second a turn).
+    #[must_use]
+    pub fn with_reading_channels(mut self, weight: f32) -> Self {
+        self.reading_channel_weight = weight.max(0.0);
         self
     }
 
@@ -326,12 +348,18 @@ impl Chooser {
 
     /// The channels whose scores would change the decision for this ranking: the first
     /// steps of the router's best plans, in channel order. Empty when the strategy does not
-    /// use channel scores, or the model's reading takes their place.
+    /// use channel scores, or the model's reading is to decide without them (see
+    /// [`with_reading_channels`](Self::with_reading_channels)).
     pub fn channels_to_score(&self, ranked: &[Ranked]) -> Vec<usize> {
         match self.strategy {
             Strategy::Router | Strategy::Model => Vec::new(),
             Strategy::Channels => (0..self.channels.len()).collect(),
-            Strategy::Combined if matches!(self.reading, Reading::Learned(_)) => Vec::new(),
+            Strategy::Combined
+                if matches!(self.reading, Reading::Learned(_))
+                    && self.reading_channel_weight <= 0.0 =>
+            {
+                Vec::new()
+            }
             Strategy::Combined => {
                 let mut wanted: Vec<usize> = Vec::new();
                 'plans: for ranked in ranked {
@@ -412,7 +440,7 @@ impl Chooser {
                 })
                 .unwrap_or_default(),
             (Strategy::Combined, _) if !reading_scores.is_empty() => {
-                let plan = self.combine_reading(&ranked, &reading_scores);
+                let plan = self.combine_reading(&ranked, &reading_scores, &channel_scores);
                 let parts = reading.and_then(|r| r.get(1..)).unwrap_or_default();
                 match self.reading() {
                     Some(classifier) if plan.len() < 2 => self
@@ -439,9 +467,43 @@ impl Chooser {
         )
     }
 
-    /// `log q(plan) + w · log p(plan | reading)`, over the ranked plans.
-    fn combine_reading(&self, ranked: &[Ranked], reading_scores: &[(Plan, f32)]) -> Plan {
+    /// `log q(plan) + w · log p(plan | reading)`, over the ranked plans, plus the channel
+    /// evidence of the plan's likeliest step where channels were scored (a plan none of
+    /// whose steps was scored gets the least likely scored step's).
+    fn combine_reading(
+        &self,
+        ranked: &[Ranked],
+        reading_scores: &[(Plan, f32)],
+        channel_scores: &[(Candidate, f32)],
+    ) -> Plan {
         let router_log_q = self.router_log_q(ranked);
+        let channel_log_p = log_softmax(
+            &channel_scores
+                .iter()
+                .map(|(_, s)| *s / self.channel_temperature)
+                .collect::<Vec<_>>(),
+        );
+        let least = channel_log_p.iter().copied().fold(0.0_f32, f32::min);
+        let channel_of = |plan: &Plan| -> f32 {
+            if channel_scores.is_empty() {
+                return 0.0;
+            }
+            let steps: Vec<Candidate> = if plan.is_empty() {
+                vec![Candidate::Chat]
+            } else {
+                plan.iter()
+                    .map(|tool| Candidate::Tool(tool.clone()))
+                    .collect()
+            };
+            steps
+                .iter()
+                .filter_map(|step| {
+                    let i = channel_scores.iter().position(|(c, _)| c == step)?;
+                    channel_log_p.get(i).copied()
+                })
+                .reduce(f32::max)
+                .unwrap_or(least)
+        };
         ranked
             .iter()
             .zip(router_log_q)
@@ -463,7 +525,12 @@ impl Chooser {
                     .map(|step| of(std::slice::from_ref(step)))
                     .reduce(f32::min)
                     .map_or(of(&r.plan), |weakest| weakest.max(of(&r.plan)));
-                (r, log_q + self.reading_weight * log_p)
+                (
+                    r,
+                    log_q
+                        + self.reading_weight * log_p
+                        + self.reading_channel_weight * channel_of(&r.plan),
+                )
             })
             .max_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(r, _)| r.plan.clone())
