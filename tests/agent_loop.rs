@@ -509,6 +509,34 @@ async fn the_nearest_chat_example_is_shown_before_a_request_needing_no_tool() {
     );
 }
 
+#[tokio::test]
+async fn another_examples_answer_copied_word_for_word_gives_way_to_the_shown_one() {
+    let mut h = routed(
+        vec![text("천만에요!"), text("천만에요!")],
+        None,
+        Strategy::Router,
+    );
+    assert_eq!(
+        h.agent.send("고마워요~").await.expect("answer"),
+        "천만에요!",
+        "the shown example's own answer stands"
+    );
+    assert_eq!(
+        h.agent.send("안녕하세요").await.expect("answer"),
+        "안녕하세요!",
+        "a thank-you's answer to a greeting is replaced by the greeting example's"
+    );
+    assert!(
+        h.events().iter().any(|event| matches!(
+            event,
+            AgentEvent::DefaultAnswer { text, held_back: Some(held) }
+                if text == "안녕하세요!" && held == "천만에요!"
+        )),
+        "{:?}",
+        h.events()
+    );
+}
+
 /// A request the router plans as one `add_note` call.
 const ADD_WATER: &str = "물 마시기 메모 추가해줘";
 

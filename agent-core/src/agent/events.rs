@@ -73,14 +73,16 @@ pub enum AgentEvent {
         /// The whole answer (all text deltas of the final turn).
         text: String,
     },
-    /// The model wrote nothing usable, so the runtime answered with its default text
-    /// (already sent as a text delta too).
+    /// The model wrote nothing usable, so the runtime answered with its default text, or
+    /// with the answer of the declared example it showed the model when the model copied
+    /// another example's answer instead (already sent as a text delta too).
     DefaultAnswer {
         /// The text used.
         text: String,
         /// The model's own answer, when it wrote one that was held back (it echoed the
-        /// request, repeated itself, or claimed a number the turn did not show). Never shown
-        /// to the user by the runtime; for logs and evals.
+        /// request, repeated itself, claimed a number the turn did not show, or copied
+        /// another example's answer). Never shown to the user by the runtime; for logs and
+        /// evals.
         held_back: Option<String>,
     },
     /// The turn failed (model error, context full, …).

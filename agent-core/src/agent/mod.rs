@@ -548,6 +548,10 @@ impl<S: ChatSession> Agent<S> {
         turn: &mut Turn,
     ) -> Result<String, AgentError> {
         let after_results = turn.last.is_some();
+        let shown = shots
+            .first()
+            .and_then(Example::answer_text)
+            .map(str::to_owned);
         let request = TurnRequest {
             input,
             tool_choice: ToolChoice::None,
@@ -569,11 +573,36 @@ impl<S: ChatSession> Agent<S> {
             return self.finish(answer.trim().to_owned(), turn);
         }
         if !after_results && is_usable(&answer) && !repeats_earlier(&answer, &self.earlier) {
+            if let Some(shown) = shown.filter(|shown| self.copies_another_answer(&answer, shown)) {
+                // Shown the nearest example's answer, the model copied another one's word
+                // for word (a thank-you's for a greeting, after a few turns): that answer
+                // was written for another request; the shown one was chosen for this one.
+                turn.held_back = Some(answer.trim().to_owned());
+                self.emit(AgentEvent::TextDelta(shown.clone()));
+                self.emit(AgentEvent::DefaultAnswer {
+                    text: shown.clone(),
+                    held_back: turn.held_back.clone(),
+                });
+                return self.finish(shown, turn);
+            }
             self.emit(AgentEvent::TextDelta(answer.trim().to_owned()));
             return self.finish(answer.trim().to_owned(), turn);
         }
         turn.held_back = Some(answer.trim().to_owned()).filter(|a| !a.is_empty());
         self.finish(String::new(), turn)
+    }
+
+    /// Whether `answer` is, letter for letter, the answer of a declared example that needs
+    /// no tool other than the `shown` one.
+    fn copies_another_answer(&self, answer: &str, shown: &str) -> bool {
+        let answer = squash(answer);
+        answer != squash(shown)
+            && self.registry.examples().any(|example| {
+                example.calls().is_empty()
+                    && example
+                        .answer_text()
+                        .is_some_and(|declared| squash(declared) == answer)
+            })
     }
 
     /// Ends the user turn with `answer`, or — when the model wrote nothing usable — with the
