@@ -740,3 +740,51 @@ fn the_reading_model_is_cut_once_checked_at_each_start_and_reads_alike() {
     assert_ne!(files(".gguf"), cut, "cut again");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_session_started_in_the_background_waits_for_its_start_and_reports_a_failed_one() {
+    let Some((backend, _guard)) = backend() else {
+        return;
+    };
+    let registry = registry(&["우유 사기"]);
+    let mut session = backend
+        .session_in_background(ChatConfig::new(INSTRUCTIONS, &registry))
+        .expect("a thread");
+    // A turn sent at once waits for the start, then runs as in any session.
+    let events = chat(&mut session, "안녕");
+    assert!(events.iter().all(Result::is_ok), "{events:?}");
+    assert!(!text(&events).trim().is_empty(), "{events:?}");
+    assert!(!session.is_starting());
+    runtime().block_on(session.ready()).expect("started");
+    assert!(session.stats().preamble_tokens > 0);
+
+    // A preamble that cannot fit: the start fails, and what waits for it says why.
+    let Some(path) = model_path() else { return };
+    let mut tiny = options();
+    tiny.context_size = 128;
+    let tiny = GemmaBackend::load(&path, tiny).expect("model");
+    let config = ChatConfig::new(INSTRUCTIONS, &registry);
+    assert!(
+        matches!(
+            tiny.session(config.clone()),
+            Err(LlmError::PromptTooLong { .. })
+        ),
+        "the blocking start fails at once"
+    );
+    let mut session = tiny.session_in_background(config).expect("a thread");
+    let started = runtime().block_on(session.ready());
+    assert!(
+        matches!(started, Err(LlmError::PromptTooLong { .. })),
+        "{started:?}"
+    );
+    let events = chat(&mut session, "안녕");
+    assert!(
+        matches!(events.as_slice(), [Err(LlmError::PromptTooLong { .. })]),
+        "{events:?}"
+    );
+    let scored = runtime().block_on(session.score("안녕", &[0]));
+    assert!(
+        matches!(scored, Err(LlmError::PromptTooLong { .. })),
+        "{scored:?}"
+    );
+}

@@ -120,17 +120,14 @@ impl Parts {
         strategy: Strategy,
     ) -> Exit {
         self.banner(model_name, cli);
-        let mut agent = Agent::new(session, Arc::clone(&self.registry))
+        let agent = Agent::new(session, Arc::clone(&self.registry))
             .with_strategy(strategy)
             .with_confirmer(self.confirmer)
             .with_events(self.renderer.sink())
             .with_max_turns(cli.max_turns);
-        // Tool choice learns from the model's reading of the declared examples now, not at
-        // the first message (seconds on the very first start, a cached file after that). An
-        // interrupt here only leaves it to the first message.
-        let _ = agent.prepare().await;
         Chat {
             agent,
+            prepared: false,
             coach: self.coach,
             input: self.input,
             renderer: self.renderer,

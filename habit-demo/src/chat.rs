@@ -36,6 +36,9 @@ pub(crate) enum Exit {
 pub(crate) struct Chat<S> {
     /// The agent driving the model.
     pub(crate) agent: Agent<S>,
+    /// Whether tool choice has learned from the model's reading of the declared examples
+    /// (see [`Chat::read`]).
+    pub(crate) prepared: bool,
     /// The habit coach, for `/habits`.
     pub(crate) coach: Coach,
     /// Where lines come from.
@@ -52,16 +55,7 @@ impl<S: ChatSession> Chat<S> {
     /// Runs until `/quit`, end of input, or Ctrl-C at a piped prompt.
     pub(crate) async fn run(mut self) -> Exit {
         loop {
-            let line = if self.input.is_terminal() {
-                // The editor owns the terminal in raw mode: Ctrl-C arrives as a key, not a signal.
-                self.input.read_line(PROMPT, History::Keep).await
-            } else {
-                tokio::select! {
-                    line = self.input.read_line(PROMPT, History::Keep) => line,
-                    () = self.interrupts.next(Level::Prompt) => Line::Interrupted,
-                }
-            };
-            let text = match line {
+            let text = match self.read().await {
                 Line::Text(text) => text,
                 Line::TooLong { bytes } => {
                     self.ui.error(&format!(
@@ -93,6 +87,38 @@ impl<S: ChatSession> Chat<S> {
                 None => self.turn(text).await,
             }
         }
+    }
+
+    /// The next line, read while — until it has finished — tool choice learns from the
+    /// model's reading of the declared examples: on a model's first start that is seconds
+    /// behind the session's own start (see `model.rs`), which the person spends typing. A
+    /// line that comes first leaves the rest to its turn, whose choice waits for it.
+    async fn read(&mut self) -> Line {
+        let input = &self.input;
+        let interrupts = &self.interrupts;
+        let line = async {
+            if input.is_terminal() {
+                // The editor owns the terminal in raw mode: Ctrl-C arrives as a key, not a
+                // signal.
+                input.read_line(PROMPT, History::Keep).await
+            } else {
+                tokio::select! {
+                    line = input.read_line(PROMPT, History::Keep) => line,
+                    () = interrupts.next(Level::Prompt) => Line::Interrupted,
+                }
+            }
+        };
+        let mut line = std::pin::pin!(line);
+        if !self.prepared {
+            // The reading is dropped when the line wins (a dropped request is skipped or
+            // its vectors kept); the line is never dropped, as an edit in progress would be.
+            tokio::select! {
+                biased;
+                line = &mut line => return line,
+                prepared = self.agent.prepare() => self.prepared = prepared.is_ok(),
+            }
+        }
+        line.await
     }
 
     fn command(&mut self, command: Command) {

@@ -2,7 +2,9 @@
 //!
 //! Loading blocks for about a second (longer from a cold disk), so it runs on a helper thread
 //! while this one draws the spinner on stderr. When stderr is not a terminal there is no
-//! animation, just a line before and a line after.
+//! animation, just a line before and a line after. The session then starts in the background
+//! (its preamble restored from the cache file, or evaluated on a model's first start): the
+//! chat shows its prompt at once, and the first message waits for whatever is left.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -47,7 +49,7 @@ pub(crate) struct Loaded {
     pub(crate) backend: GemmaBackend,
     /// The conversation.
     pub(crate) session: GemmaSession,
-    /// Wall-clock time of loading the weights and starting the session.
+    /// Wall-clock time of loading the weights and starting the session's thread.
     pub(crate) elapsed: Duration,
 }
 
@@ -72,7 +74,9 @@ pub(crate) fn load(
         .name("model-load".to_owned())
         .spawn(move || {
             let backend = GemmaBackend::load(&owned, options)?;
-            let session = backend.session(config)?;
+            // The preamble is restored (or, on a model's first start, evaluated for seconds)
+            // on the session's thread while the person reads the banner and types.
+            let session = backend.session_in_background(config)?;
             Ok::<_, LlmError>((backend, session))
         })
         .map_err(|e| DemoError::Model(LlmError::Load(format!("could not start a thread: {e}"))))?;

@@ -480,8 +480,10 @@ impl<S: ChatSession> Agent<S> {
     /// Readies tool choice before the first message, which otherwise does it: where the
     /// session can read (see [`ChatSession::read_texts`]), the model reads the declared
     /// examples and the chooser learns from them — once per chooser; a session that cannot
-    /// read leaves it without. An application calls this while it starts, so the first
-    /// answer is not the slow one.
+    /// read leaves it without. An application calls this while it starts — or while the
+    /// person types the first message — so the first answer is not the slow one. Dropping
+    /// the future before it finishes leaves the work to the next call (or the first
+    /// message; a Gemma session keeps the vectors it already read).
     ///
     /// # Errors
     /// [`AgentError::Interrupted`] when interrupted; a failed reading is not an error.

@@ -226,7 +226,7 @@ pub trait ChatSession: Send {
 }
 
 /// Why a model backend could not produce a turn.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum LlmError {
     /// The model file does not exist.

@@ -21,7 +21,7 @@ use super::message::Command;
 use super::model::Shared;
 use super::prefix::PrefixSource;
 use super::sampler::SamplerCounters;
-use super::worker;
+use super::worker::{self, Readiness};
 use crate::agent::{ChatConfig, ChatSession, EventStream, LlmError, ResultMessage, TurnRequest};
 use crate::tool::BoxFuture;
 
@@ -34,10 +34,11 @@ pub struct GemmaSession {
     commands: mpsc::Sender<Command>,
     stats: Arc<Mutex<SessionStats>>,
     format: PromptFormat,
+    readiness: Arc<Readiness>,
 }
 
 /// Counters of a session, for tests and benchmarks. Read with [`GemmaSession::stats`] after a
-/// turn's stream has ended.
+/// turn's stream has ended (the start's figures once [`GemmaSession::ready`] has returned).
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct SessionStats {
@@ -116,24 +117,53 @@ impl TurnStats {
 }
 
 impl GemmaSession {
+    /// Starts the session's worker and waits until it has started.
     pub(crate) fn start(shared: Arc<Shared>, config: ChatConfig) -> Result<Self, LlmError> {
+        let session = Self::start_in_background(shared, config)?;
+        session.readiness.wait_blocking()?;
+        Ok(session)
+    }
+
+    /// Starts the session's worker and returns at once; commands wait for the start.
+    pub(crate) fn start_in_background(
+        shared: Arc<Shared>,
+        config: ChatConfig,
+    ) -> Result<Self, LlmError> {
         let format = shared.format;
         let (commands, receiver) = mpsc::channel();
-        let (ready_sender, ready) = mpsc::channel();
+        let readiness = Arc::new(Readiness::default());
         let stats = Arc::new(Mutex::new(SessionStats::default()));
         let worker_stats = Arc::clone(&stats);
+        let worker_readiness = Arc::clone(&readiness);
         std::thread::Builder::new()
             .name("gemma-session".to_owned())
-            .spawn(move || worker::run(&shared, config, &receiver, &ready_sender, worker_stats))
+            .spawn(move || {
+                worker::run(&shared, config, &receiver, &worker_readiness, worker_stats);
+            })
             .map_err(|e| LlmError::Load(format!("could not start the inference thread: {e}")))?;
-        ready.recv().map_err(|_| {
-            LlmError::Load("the inference thread stopped while starting".to_owned())
-        })??;
         Ok(Self {
             commands,
             stats,
             format,
+            readiness,
         })
+    }
+
+    /// Waits until the session has started — its context created, its preamble and
+    /// tool-choice channels restored or evaluated — and returns how the start went. Only a
+    /// session from [`GemmaBackend::session_in_background`](super::GemmaBackend::session_in_background)
+    /// can still be starting; nothing needs to wait for this (every turn waits for the start
+    /// itself), but a program can show that the model is ready, or time the start.
+    ///
+    /// # Errors
+    /// Why the session could not start (see [`GemmaBackend::session`](super::GemmaBackend::session)).
+    pub async fn ready(&self) -> Result<(), LlmError> {
+        self.readiness.wait().await
+    }
+
+    /// Whether the session is still starting (see [`ready`](Self::ready)).
+    pub fn is_starting(&self) -> bool {
+        self.readiness.get().is_none()
     }
 
     /// The session's counters as of the last finished turn.

@@ -211,6 +211,20 @@ impl GemmaBackend {
         GemmaSession::start(Arc::clone(&self.shared), config)
     }
 
+    /// Starts a conversation as [`session`](Self::session) does, but returns at once: the
+    /// context is created and the preamble restored or evaluated on the session's own
+    /// thread while the caller goes on — a chat can show its prompt while the person types,
+    /// instead of after the seconds a first start of a model (no cache file yet) takes. Every
+    /// command waits for the start; [`GemmaSession::ready`] tells when it has finished.
+    ///
+    /// # Errors
+    /// [`LlmError::Load`] when no thread can be started. Why the session itself could not
+    /// start (as for [`session`](Self::session)) is the answer of
+    /// [`ready`](GemmaSession::ready) and of every turn.
+    pub fn session_in_background(&self, config: ChatConfig) -> Result<GemmaSession, LlmError> {
+        GemmaSession::start_in_background(Arc::clone(&self.shared), config)
+    }
+
     /// The prompt format sessions of this model use.
     pub fn format(&self) -> PromptFormat {
         self.shared.format

@@ -1,12 +1,14 @@
 //! The inference thread of one session (tower's `buffer/worker.rs`): it owns the llama.cpp
-//! context through a [`Session`], reports when it is ready, then serves commands until the
-//! handle is dropped. A command whose caller has already gone (a turn whose stream was
-//! dropped before it started) is skipped; a panic in a command is caught and leaves the
-//! session refusing turns until it is cleared.
+//! context through a [`Session`], reports through the session's [`Readiness`] when it has
+//! started (its preamble restored or evaluated), then serves commands until the handle is
+//! dropped. Commands sent before the start has finished wait in the channel; if the start
+//! failed, each is answered with its error. A command whose caller has already gone (a turn
+//! whose stream was dropped before it started) is skipped; a panic in a command is caught and
+//! leaves the session refusing turns until it is cleared.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use super::decode::Events;
 use super::handle::SessionStats;
@@ -15,31 +17,103 @@ use super::model::Shared;
 use super::turn::Session;
 use crate::agent::{ChatConfig, LlmError};
 
+/// Whether a session's start has finished, and how: set once by its worker, waited for by
+/// the handle (blocking in [`GemmaBackend::session`](super::GemmaBackend::session), or
+/// asynchronously in [`GemmaSession::ready`](super::GemmaSession::ready)).
+#[derive(Debug, Default)]
+pub(super) struct Readiness {
+    outcome: Mutex<Option<Result<(), LlmError>>>,
+    changed: Condvar,
+    notify: tokio::sync::Notify,
+}
+
+impl Readiness {
+    /// Records the start's outcome (the first one only) and wakes every waiter.
+    fn set(&self, outcome: Result<(), LlmError>) {
+        let mut slot = self.outcome.lock().unwrap_or_else(PoisonError::into_inner);
+        if slot.is_none() {
+            *slot = Some(outcome);
+        }
+        drop(slot);
+        self.changed.notify_all();
+        self.notify.notify_waiters();
+    }
+
+    /// The outcome, if the start has finished.
+    pub(super) fn get(&self) -> Option<Result<(), LlmError>> {
+        self.outcome
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Blocks the calling thread until the start has finished.
+    pub(super) fn wait_blocking(&self) -> Result<(), LlmError> {
+        let mut slot = self.outcome.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            if let Some(outcome) = slot.as_ref() {
+                return outcome.clone();
+            }
+            slot = self
+                .changed
+                .wait(slot)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// Waits until the start has finished.
+    pub(super) async fn wait(&self) -> Result<(), LlmError> {
+        loop {
+            // Registered before the check, so a `set` between the two still wakes it.
+            let notified = self.notify.notified();
+            let mut notified = std::pin::pin!(notified);
+            notified.as_mut().enable();
+            if let Some(outcome) = self.get() {
+                return outcome;
+            }
+            notified.await;
+        }
+    }
+}
+
+/// Marks a start that ended without an outcome (the thread unwinding past `run`) as failed,
+/// so no waiter waits forever.
+struct Unset<'a>(&'a Readiness);
+
+impl Drop for Unset<'_> {
+    fn drop(&mut self) {
+        self.0.set(Err(LlmError::Load(
+            "the inference thread stopped while starting".to_owned(),
+        )));
+    }
+}
+
 /// The thread's body.
 pub(super) fn run(
     shared: &Shared,
     config: ChatConfig,
     commands: &mpsc::Receiver<Command>,
-    ready: &mpsc::Sender<Result<(), LlmError>>,
+    readiness: &Readiness,
     stats: Arc<Mutex<SessionStats>>,
 ) {
+    let unset = Unset(readiness);
     let started = catch_unwind(AssertUnwindSafe(|| Session::start(shared, config, stats)));
     let mut session = match started {
         Ok(Ok(session)) => session,
         Ok(Err(error)) => {
-            let _ = ready.send(Err(error));
+            readiness.set(Err(error.clone()));
+            refuse(commands, &error);
             return;
         }
         Err(_) => {
-            let _ = ready.send(Err(LlmError::Load(
-                "the inference thread panicked while starting".to_owned(),
-            )));
+            let error = LlmError::Load("the inference thread panicked while starting".to_owned());
+            readiness.set(Err(error.clone()));
+            refuse(commands, &error);
             return;
         }
     };
-    if ready.send(Ok(())).is_err() {
-        return;
-    }
+    readiness.set(Ok(()));
+    drop(unset);
     for command in commands {
         let outcome = match command {
             Command::Turn { request, events } => {
@@ -117,6 +191,26 @@ pub(super) fn run(
         };
         if outcome.is_err() {
             session.poison();
+        }
+    }
+}
+
+/// Answers every command with the start's `error` until the handle is dropped: a session
+/// started in the background reports why it could not start where its caller looks.
+fn refuse(commands: &mpsc::Receiver<Command>, error: &LlmError) {
+    for command in commands {
+        match command {
+            Command::Turn { events, .. } => Events::new(events).send(Err(error.clone())),
+            Command::Score { reply, .. } => {
+                let _ = reply.send(Err(error.clone()));
+            }
+            Command::Read { reply, .. } => {
+                let _ = reply.send(Err(error.clone()));
+            }
+            Command::FreeDecode { reply, .. } => {
+                let _ = reply.send(Err(error.clone()));
+            }
+            Command::Record(_) | Command::Clear => {}
         }
     }
 }
