@@ -14,7 +14,7 @@
 //!   vector the model's middle layers make of a request, trained on the same examples when
 //!   the agent first needs it ([`Chooser::learn`]) — it tells plans apart by meaning where
 //!   the router sees only different letters;
-//! - **channel scoring** asks the model how
+//! - **channel scoring**, for sessions that can score but not read, asks the model how
 //!   likely the request is after a short text about each candidate tool (and one about plain
 //!   conversation; each shows the tool's declared requests that differ most from each
 //!   other) — the "noisy channel" direction, which a base model is good at because it is
@@ -32,10 +32,9 @@
 //! is fitted: 164 and 168 before it was fitted to its optimum). The reading costs one
 //! evaluation of the request by the model's first eight blocks (about 30 ms on two cores),
 //! and of its parts about 200 ms more for a ten-word request, where channels cost one
-//! evaluation per candidate (about 250 ms a turn). Beside the reading they still add what
-//! no example says — how likely the request is after each tool's own description — and the
-//! three together chose right for 61 + 188 of dev and the first 212 probe requests, where
-//! the router and the reading chose 61 + 183 (see [`Chooser::with_reading_channels`]).
+//! evaluation per candidate (about 250 ms a turn). So a session that can read is not asked
+//! for channel scores unless the chooser is told to weigh them beside the reading
+//! ([`Chooser::with_reading_channels`]; measured there).
 //!
 //! With many tools the router also narrows: only its best few first
 //! tools are scored by the model, and the model only ever sees the one tool it must call.
@@ -57,10 +56,11 @@ pub enum Strategy {
     Router,
     /// The model's channel scores alone (single-step plans only).
     Channels,
-    /// All of them: the router's plan distribution weighted by the model's reading of the
-    /// request where the session can read, and by the channel score of each plan's
-    /// likeliest step where it can score (the default; falls back to the router when it can
-    /// do neither).
+    /// Both: the router's plan distribution weighted by the model's reading of the request
+    /// where the session can read, by the channel score of each plan's likeliest step where
+    /// it can only score (or beside the reading, if the chooser is told to; see
+    /// [`Chooser::with_reading_channels`]). The default; falls back to the router when the
+    /// session can do neither.
     #[default]
     Combined,
     /// No stage at all: the model decides every turn (for models tuned for tool calling).
@@ -226,15 +226,14 @@ impl Chooser {
             // optimum, which now gives 170); weights 0.5–2 at router temperatures 0.05–0.1
             // within two of it, weight 0.25 or temperature 0.02 up to seven fewer.
             reading_weight: 1.0,
-            // The channels bring what no example says: how likely the request is after each
-            // tool's own description. Chosen with `eval --choice-only` on dev (63) and
-            // probe-001–212, beside the reading at the channel defaults above (3 candidates,
-            // temperature 3): weight 1 chose right for 61 + 188 where the reading without
-            // channels chose 61 + 183; 0.5 and 0.25 gave 61 + 187 and 61 + 184, temperature 1
-            // at 0.5–1 only 58 + 179–186. In the full eval: dev 61 both, probe-001–212 193
-            // (args 191) against 187 (185); an untuned batch by an independent writer
-            // (probe-213–260) 42 of 48 both. The median turn grew from 1.3 s to 1.6 s.
-            reading_channel_weight: 1.0,
+            // Off: channels beside the reading helped only the requests it was chosen on.
+            // At the channel defaults above and weight 1, `eval --choice-only` chose right for
+            // dev 61 + probe-001–212 188 where the reading alone chose 61 + 183 (weights 0.5
+            // and 0.25: 187, 184), and the full eval for probe-001–212 193 against 187; but an
+            // untuned batch by an independent writer (probe-213–260) stayed at 42 of 48, the
+            // held-out split fell from 52 to 50 of 63, and the median turn grew from 1.3 s to
+            // 1.6 s.
+            reading_channel_weight: 0.0,
         }
     }
 
@@ -269,8 +268,10 @@ impl Chooser {
         self
     }
 
-    /// Sets how much the channel scores count beside the model's reading (default 1; 0: a
-    /// session that can read is not asked for them, which saves their quarter-second a turn).
+    /// Sets how much the channel scores count beside the model's reading (default 0: a
+    /// session that can read is not asked for them; each turn that scores them costs about
+    /// a quarter-second more, and on the habit coach they did not choose better on requests
+    /// they were not tuned on).
     #[must_use]
     pub fn with_reading_channels(mut self, weight: f32) -> Self {
         self.reading_channel_weight = weight.max(0.0);

@@ -58,8 +58,8 @@ const MIN_REPLY_TOKENS: usize = 16;
 pub(crate) struct Session<'m> {
     shared: &'m Shared,
     conversation: Conversation<'m>,
-    /// The tool-choice channels, prepared when the session starts (`None` only while it
-    /// starts, or when the configuration has none).
+    /// The tool-choice channels, prepared at the first scoring: a chooser that reads
+    /// requests with the model never asks for them, and their prefixes cost seconds.
     channels: Option<Channels>,
     /// The context's layout, for prefix-cache keys.
     shape: String,
@@ -69,7 +69,7 @@ pub(crate) struct Session<'m> {
 }
 
 impl<'m> Session<'m> {
-    /// Creates the context, restores or evaluates the preamble and the channels' prefixes.
+    /// Creates the context, restores or evaluates the preamble.
     pub(crate) fn start(
         shared: &'m Shared,
         config: ChatConfig,
@@ -133,7 +133,7 @@ impl<'m> Session<'m> {
             stats.context_capacity = capacity;
             stats.threads = chosen;
         }
-        let mut session = Self {
+        Ok(Self {
             shared,
             conversation: Conversation::new(shared, ctx, batch, tokens.len()),
             channels: None,
@@ -141,12 +141,7 @@ impl<'m> Session<'m> {
             sampler: Sampler::new(options.temperature, options.seed),
             config,
             stats,
-        };
-        // Tool choice scores channels every turn by default (see `choice`), so they are
-        // part of the start, like the preamble: restored or evaluated now, not in the
-        // first turn (where a model's first start would spend seconds on them).
-        session.prepare_channels()?;
-        Ok(session)
+        })
     }
 
     /// Forgets the conversation, keeping the preamble and channels.
@@ -424,9 +419,28 @@ impl<'m> Session<'m> {
         text: &str,
         wanted: &[usize],
     ) -> Result<Option<Vec<f32>>, LlmError> {
-        self.prepare_channels()?;
-        let Some(channels) = self.channels.as_mut() else {
+        if self.config.channels.is_empty() {
             return Ok(None);
+        }
+        let channels = match &mut self.channels {
+            Some(channels) => channels,
+            None => {
+                let started = Instant::now();
+                let (channels, source) = Channels::prepare(
+                    self.shared,
+                    &mut self.conversation.ctx,
+                    usize::try_from(self.shared.options.batch_size.max(1)).unwrap_or(512),
+                    &self.config.channels,
+                    1,
+                    &self.shape,
+                )?;
+                let mut stats = self.stats.lock().unwrap_or_else(PoisonError::into_inner);
+                stats.channels = self.config.channels.len();
+                stats.channels_source = source;
+                stats.channels_time = started.elapsed();
+                drop(stats);
+                self.channels.insert(channels)
+            }
         };
         let started = Instant::now();
         let scores = channels.score(self.shared, &mut self.conversation.ctx, text, wanted)?;
@@ -434,29 +448,5 @@ impl<'m> Session<'m> {
         stats.last_score_time = Some(started.elapsed());
         stats.last_score_channels = wanted.len();
         Ok(Some(scores))
-    }
-
-    /// Puts the channels' prefixes into their sequences, if the configuration has channels
-    /// and they are not there yet.
-    fn prepare_channels(&mut self) -> Result<(), LlmError> {
-        if self.config.channels.is_empty() || self.channels.is_some() {
-            return Ok(());
-        }
-        let started = Instant::now();
-        let (channels, source) = Channels::prepare(
-            self.shared,
-            &mut self.conversation.ctx,
-            usize::try_from(self.shared.options.batch_size.max(1)).unwrap_or(512),
-            &self.config.channels,
-            1,
-            &self.shape,
-        )?;
-        let mut stats = self.stats.lock().unwrap_or_else(PoisonError::into_inner);
-        stats.channels = self.config.channels.len();
-        stats.channels_source = source;
-        stats.channels_time = started.elapsed();
-        drop(stats);
-        self.channels = Some(channels);
-        Ok(())
     }
 }
