@@ -149,8 +149,8 @@ impl GemmaSession {
         })
     }
 
-    /// Waits until the session has started — its context created, its preamble and
-    /// tool-choice channels restored or evaluated — and returns how the start went. Only a
+    /// Waits until the session has started — its context created, its preamble restored
+    /// or evaluated — and returns how the start went. Only a
     /// session from [`GemmaBackend::session_in_background`](super::GemmaBackend::session_in_background)
     /// can still be starting; nothing needs to wait for this (every turn waits for the start
     /// itself), but a program can show that the model is ready, or time the start.
