@@ -381,14 +381,7 @@ impl Chooser {
 
     /// The channels of a plan's steps, or the chat channel for the empty plan.
     fn channels_of(&self, plan: &Plan) -> Vec<usize> {
-        let candidates: Vec<Candidate> = if plan.is_empty() {
-            vec![Candidate::Chat]
-        } else {
-            plan.iter()
-                .map(|tool| Candidate::Tool(tool.clone()))
-                .collect()
-        };
-        candidates
+        steps_of(plan)
             .iter()
             .filter_map(|candidate| self.channels.iter().position(|c| c.candidate == *candidate))
             .collect()
@@ -468,6 +461,16 @@ impl Chooser {
         )
     }
 
+    /// The channel scores as log-probabilities, at the channel temperature.
+    fn channel_log_p(&self, channel_scores: &[(Candidate, f32)]) -> Vec<f32> {
+        log_softmax(
+            &channel_scores
+                .iter()
+                .map(|(_, s)| *s / self.channel_temperature)
+                .collect::<Vec<_>>(),
+        )
+    }
+
     /// `log q(plan) + w · log p(plan | reading)`, over the ranked plans, plus the channel
     /// evidence of the plan's likeliest step where channels were scored (a plan none of
     /// whose steps was scored gets the least likely scored step's).
@@ -478,33 +481,11 @@ impl Chooser {
         channel_scores: &[(Candidate, f32)],
     ) -> Plan {
         let router_log_q = self.router_log_q(ranked);
-        let channel_log_p = log_softmax(
-            &channel_scores
-                .iter()
-                .map(|(_, s)| *s / self.channel_temperature)
-                .collect::<Vec<_>>(),
-        );
+        let channel_log_p = self.channel_log_p(channel_scores);
+        // 0 when nothing was scored.
         let least = channel_log_p.iter().copied().fold(0.0_f32, f32::min);
-        let channel_of = |plan: &Plan| -> f32 {
-            if channel_scores.is_empty() {
-                return 0.0;
-            }
-            let steps: Vec<Candidate> = if plan.is_empty() {
-                vec![Candidate::Chat]
-            } else {
-                plan.iter()
-                    .map(|tool| Candidate::Tool(tool.clone()))
-                    .collect()
-            };
-            steps
-                .iter()
-                .filter_map(|step| {
-                    let i = channel_scores.iter().position(|(c, _)| c == step)?;
-                    channel_log_p.get(i).copied()
-                })
-                .reduce(f32::max)
-                .unwrap_or(least)
-        };
+        let channel_of =
+            |plan: &Plan| likeliest_step(plan, channel_scores, &channel_log_p).unwrap_or(least);
         ranked
             .iter()
             .zip(router_log_q)
@@ -666,35 +647,13 @@ impl Chooser {
 
     /// `log q(plan) + w · max log p(step)`, over the plans with a scored step.
     fn combine(&self, ranked: &[Ranked], channel_scores: &[(Candidate, f32)]) -> Plan {
-        let channel_log_p = log_softmax(
-            &channel_scores
-                .iter()
-                .map(|(_, s)| *s / self.channel_temperature)
-                .collect::<Vec<_>>(),
-        );
+        let channel_log_p = self.channel_log_p(channel_scores);
         let router_log_q = self.router_log_q(ranked);
         ranked
             .iter()
             .zip(router_log_q)
             .filter_map(|(r, log_q)| {
-                // A plan's channel evidence is its likeliest step's: a request for two
-                // things reads like requests for either (most like the one it says more
-                // about), so its first step alone would undersell it.
-                let steps: Vec<Candidate> = if r.plan.is_empty() {
-                    vec![Candidate::Chat]
-                } else {
-                    r.plan
-                        .iter()
-                        .map(|tool| Candidate::Tool(tool.clone()))
-                        .collect()
-                };
-                let log_p = steps
-                    .iter()
-                    .filter_map(|step| {
-                        let i = channel_scores.iter().position(|(c, _)| c == step)?;
-                        channel_log_p.get(i).copied()
-                    })
-                    .reduce(f32::max)?;
+                let log_p = likeliest_step(&r.plan, channel_scores, &channel_log_p)?;
                 Some((r, log_q + self.channel_weight * log_p))
             })
             .max_by(|a, b| a.1.total_cmp(&b.1))
@@ -702,6 +661,31 @@ impl Chooser {
             .or_else(|| ranked.first().map(|r| r.plan.clone()))
             .unwrap_or_default()
     }
+}
+
+/// A plan's steps as channel candidates: its tools, or plain conversation for the empty plan.
+fn steps_of(plan: &Plan) -> Vec<Candidate> {
+    if plan.is_empty() {
+        vec![Candidate::Chat]
+    } else {
+        plan.iter()
+            .map(|tool| Candidate::Tool(tool.clone()))
+            .collect()
+    }
+}
+
+/// A plan's channel evidence: the log-probability (`log_p`, per entry of `channel_scores`)
+/// of its likeliest scored step, `None` when no step was scored. A request for two things
+/// reads like requests for either (most like the one it says more about), so its first
+/// step alone would undersell it.
+fn likeliest_step(plan: &Plan, channel_scores: &[(Candidate, f32)], log_p: &[f32]) -> Option<f32> {
+    steps_of(plan)
+        .iter()
+        .filter_map(|step| {
+            let i = channel_scores.iter().position(|(c, _)| c == step)?;
+            log_p.get(i).copied()
+        })
+        .reduce(f32::max)
 }
 
 fn log_softmax(values: &[f32]) -> Vec<f32> {
