@@ -330,6 +330,16 @@ fn single_calls() -> Vec<Example> {
             "get_streak",
             json!({"habit_id": 3}),
         ),
+        call(
+            "1번 습관 지금 무슨 단계까지 왔어?",
+            "get_streak",
+            json!({"habit_id": 1}),
+        ),
+        call(
+            "독서 벌써 새싹 단계 됐나?",
+            "get_streak",
+            json!({"habit_id": 2}),
+        ),
         call("지금 등록된 습관 좀 볼래", "list_active_habits", json!({})),
         call("나 뭐 하기로 했었지?", "list_active_habits", json!({})),
         call("현재 진행 중인 습관 목록", "list_active_habits", json!({})),
@@ -416,6 +426,12 @@ fn multi_step() -> Vec<Example> {
         Example::new("내 습관들 쭉 띄워 주고 나서 3번 했다고 남겨줘")
             .call("list_active_habits", json!({}))
             .call("log_tracker_entry", json!({"habit_id": 3, "value": "done"})),
+        Example::new("감사 일기 같은 습관 있나 찾아보고 괜찮으면 추가해 줘")
+            .call("search_catalog", json!({"keyword": "감사"}))
+            .call("add_habit", json!({"protocol_id": "build.gratitude-journal", "frame_level": 1, "framed_text": "감사 일기"})),
+        Example::new("자세 관련 습관 검색해 보고 그게 어떤 건지 설명 좀 해줘")
+            .call("search_catalog", json!({"keyword": "자세"}))
+            .call("query_protocol", json!({"id": "build.posture-reset"})),
         Example::new("습관 목록이랑 2번 스트릭 같이 보여줘")
             .call("list_active_habits", json!({}))
             .call("get_streak", json!({"habit_id": 2})),
@@ -474,6 +490,10 @@ fn conversation() -> Vec<Example> {
         chat(
             "코딩 좀 도와줘",
             "그건 제가 도와드릴 수 없어요. 습관에 대해서라면 언제든 물어보세요.",
+        ),
+        chat(
+            "자바스크립트로 배열 합치는 방법 좀 알려줘",
+            "그건 제가 도와드릴 수 없어요. 저는 습관 만들기를 돕는 코치예요.",
         ),
         chat(
             "너 이름이 뭐야?",
