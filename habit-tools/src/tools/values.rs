@@ -100,10 +100,27 @@ pub fn search_terms() -> Vec<ValueChoice> {
 /// words people use for them, so a request that says "쉴게" can only be logged as `blank`
 /// and one that says "했어" only as `done`; a request that says neither leaves the choice to
 /// the model. "못 했어" is not a day done: `blank`'s `못 했` is the longer word there, so it
-/// is the one the request mentions.
+/// is the one the request mentions. Nor is "기록 안 했네, 넣어줘" a day off: what was not
+/// done there is the logging, so `done`'s `기록 안 했` is the longer word.
 pub fn tracker_values() -> Vec<ValueChoice> {
     vec![
-        ValueChoice::new("done", "했음").with_words(["했", "완료", "체크"]),
+        ValueChoice::new("done", "했음").with_words([
+            "했",
+            "완료",
+            "체크",
+            // A missed log, not a missed day.
+            "기록 안 했",
+            "기록 안했",
+            "기록을 안 했",
+            "기록 못 했",
+            "기록 못했",
+            "기록을 못 했",
+            "체크 안 했",
+            "체크 안했",
+            "체크를 안 했",
+            "체크 못 했",
+            "체크 못했",
+        ]),
         ValueChoice::new("blank", "일부러 쉼").with_words([
             "쉰", "쉴", "쉬는", "쉬어", "쉬었", "휴식", "못 했", "못했", "안 했", "안했",
         ]),
