@@ -404,6 +404,33 @@ fn a_dropped_turn_stops_generating_within_a_token() {
 }
 
 #[test]
+fn a_call_near_its_token_limit_closes_instead_of_being_cut_off() {
+    let Some(path) = model_path() else { return };
+    let _guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut short = options();
+    // Room for the call's frame and a few words, not for the whole list the request names.
+    short.max_call_tokens = 32;
+    let backend = GemmaBackend::load(&path, short).expect("model");
+    let mut session = notebook_session(&backend, &[]);
+    let request = "퇴근하고 마트 들러서 우유 계란 두부 사과 바나나 식빵 사고 세탁소에서 정장 찾아오기 메모해줘";
+    let events = run(
+        &mut session,
+        call_request(request, "add_note", ValueSets::new()),
+    );
+    assert!(events.iter().all(Result::is_ok), "{events:?}");
+    let made = calls(&events);
+    assert_eq!(made.len(), 1, "{events:?}");
+    let text = made[0].args["text"].as_str().expect("a text argument");
+    assert!(
+        !text.is_empty() && request.contains(text),
+        "a copy of part of the request: {text:?}"
+    );
+    assert!(
+        session.stats().last_turn.sampled_tokens + session.stats().last_turn.forced_tokens <= 32
+    );
+}
+
+#[test]
 fn limits_end_turns_with_errors_and_the_session_survives() {
     let Some(path) = model_path() else { return };
     let _guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);

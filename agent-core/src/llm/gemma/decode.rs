@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 
 use llama_cpp_2::token::LlamaToken;
 
-use super::constrain::Program;
+use super::constrain::{Matcher, Program};
 use super::conversation::Conversation;
 use super::message::EventSender;
 use super::model::TokenKind;
@@ -43,6 +43,14 @@ use crate::agent::{ChatEvent, LlmError};
 const MAX_FORCED: usize = 256;
 /// Most draft tokens verified in one batch.
 const MAX_DRAFT: usize = 4;
+/// Tokens before a call's limit at which it starts to close what it has opened (see
+/// [`closing_token`]): a call the constraint admits can be longer than the limit — every
+/// optional text parameter may copy most of the request — and one cut off there is no call
+/// at all, where a shorter one is a call the person can still confirm or refuse.
+const WIND_DOWN: usize = 24;
+/// What closes a string, a call, a list or an object, in the order a call that must end
+/// soon prefers them: the call's end first, so no new parameter is begun.
+const CLOSERS: [char; 4] = [')', ']', '}', '"'];
 
 /// What bounds and feeds one call.
 pub(crate) struct Limits<'a> {
@@ -242,8 +250,14 @@ pub(crate) fn call(
                 idx = conversation.append(&batch)?;
             }
         }
+        let winding_down = out.sampled + out.forced + WIND_DOWN >= limit;
         if let Some(token) = carry.take() {
-            let room = limit.saturating_sub(out.sampled + out.forced + 1);
+            // A call that must end soon copies no more than one token at a time.
+            let room = if winding_down {
+                0
+            } else {
+                limit.saturating_sub(out.sampled + out.forced + 1)
+            };
             let draft = draft_after(
                 [previous, Some(token)],
                 drafts,
@@ -278,7 +292,12 @@ pub(crate) fn call(
         if out.sampled + out.forced >= limit {
             return Ok((End::TokenLimit, out));
         }
-        let token = match next.take() {
+        let closing = if winding_down && next.is_none() {
+            closing_token(conversation, &matcher, parse_special)
+        } else {
+            None
+        };
+        let token = match next.take().or(closing) {
             Some(token) => token,
             None => sampler.pick_call(&conversation.ctx, idx, table, &matcher)?,
         };
@@ -307,6 +326,31 @@ pub(crate) fn call(
     }
 }
 
+/// The token of the first of [`CLOSERS`] the constraint admits next, if one does and it is
+/// a token of its own: what a call near its limit writes instead of the model's pick, so it
+/// ends its string and then itself rather than being cut off (a string with a least length
+/// still gets it first, from the model).
+fn closing_token(
+    conversation: &Conversation<'_>,
+    matcher: &Matcher<'_>,
+    parse_special: bool,
+) -> Option<LlamaToken> {
+    let allowed = matcher.first_bytes();
+    let table = conversation.shared.tokens();
+    CLOSERS
+        .iter()
+        .filter(|&&c| allowed[c as usize])
+        .find_map(|c| {
+            match conversation
+                .shared
+                .tokenize_text(&c.to_string(), parse_special)[..]
+            {
+                [token] if matcher.accepts(table.piece(token)) => Some(token),
+                _ => None,
+            }
+        })
+}
+
 /// The request's tokens after the last place the two tokens just written occur in it, in
 /// that order, as far as the call's constraint admits them (at most `max`); empty when they
 /// do not occur there. Two, not one: a single token (a digit, a quote) is found in most
@@ -314,7 +358,7 @@ pub(crate) fn call(
 fn draft_after(
     last_two: [Option<LlamaToken>; 2],
     drafts: &[LlamaToken],
-    matcher: &super::constrain::Matcher<'_>,
+    matcher: &Matcher<'_>,
     table: &super::model::TokenTable,
     max: usize,
 ) -> Vec<LlamaToken> {
@@ -358,7 +402,7 @@ fn verify(
     conversation: &mut Conversation<'_>,
     sampler: &mut Sampler,
     table: &super::model::TokenTable,
-    matcher: &mut super::constrain::Matcher<'_>,
+    matcher: &mut Matcher<'_>,
     token: LlamaToken,
     draft: &[LlamaToken],
 ) -> Result<Verified, LlmError> {
