@@ -340,6 +340,17 @@ fn single_calls() -> Vec<Example> {
             "get_streak",
             json!({"habit_id": 2}),
         ),
+        call(
+            "보리차 요즘 잘 되고 있는지 봐줘",
+            "get_streak",
+            json!({"habit_id": 3}),
+        ),
+        call(
+            "2번 습관 성적표 좀 보여줘",
+            "get_streak",
+            json!({"habit_id": 2}),
+        ),
+        call("독서는 요즘 어때?", "get_streak", json!({"habit_id": 2})),
         call("지금 등록된 습관 좀 볼래", "list_active_habits", json!({})),
         call("나 뭐 하기로 했었지?", "list_active_habits", json!({})),
         call("현재 진행 중인 습관 목록", "list_active_habits", json!({})),
