@@ -4,7 +4,7 @@
 use agent_core::{Dep, ToolError, tool};
 
 use super::on_blocking_thread;
-use super::values::protocol_ids;
+use super::values::{frame_levels, protocol_ids};
 use crate::coach::{ActiveHabits, AddedHabit, Coach, NewHabit};
 use crate::rules;
 
@@ -87,6 +87,7 @@ pub async fn add_habit(
     protocol_id: String,
     /// 습관 문장의 단계. 1=행동(10분 걷기), 2=시점 포함(아침 커피 후 10분 걷기), 3=정체성(나는 걷는 사람)
     #[schemars(range(min = *rules::FRAME_LEVELS.start(), max = *rules::FRAME_LEVELS.end()))]
+    #[values(frame_levels)]
     #[from_request]
     frame_level: i64,
     /// 사용자 말로 쓴 습관 문장. 피할 일이 아니라 할 일로 씁니다

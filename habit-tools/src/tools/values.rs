@@ -96,6 +96,19 @@ pub fn search_terms() -> Vec<ValueChoice> {
         .collect()
 }
 
+/// The three levels of a habit sentence (`add_habit`'s `frame_level`, also `from_request`),
+/// labelled as the dialog shows them, so a request that asks for an identity sentence
+/// ("정체성으로", "나는 … 사람") can only be written at level 3; one that names no level
+/// leaves it to the model. Level 1 and 2 have no words of their own: "행동" and "시점" are as
+/// often about the habit as about its sentence.
+pub fn frame_levels() -> Vec<ValueChoice> {
+    vec![
+        ValueChoice::new(1, "1단계"),
+        ValueChoice::new(2, "2단계"),
+        ValueChoice::new(3, "3단계 정체성").with_words(["사람"]),
+    ]
+}
+
 /// The two tracker values (`log_tracker_entry`'s `value`, also `from_request`), with the
 /// words people use for them, so a request that says "쉴게" can only be logged as `blank`
 /// and one that says "했어" only as `done`; a request that says neither leaves the choice to

@@ -264,3 +264,27 @@ async fn unknown_tools_and_extra_arguments() {
     args["mood"] = json!("great");
     h.ok("add_habit", args).await;
 }
+
+#[tokio::test]
+async fn an_identity_sentence_is_written_at_level_three() {
+    let h = Harness::in_memory(Arc::new(ApproveAll));
+    let levels = |request: &str| -> Vec<i64> {
+        h.tools
+            .values_for(request)
+            .get("add_habit")
+            .and_then(|params| params.get("frame_level"))
+            .map(|choices| choices.iter().filter_map(|c| c.value.as_i64()).collect())
+            .unwrap_or_default()
+    };
+    assert_eq!(levels("감사 일기 습관 만들어줘. 정체성으로"), [3]);
+    assert_eq!(
+        levels("스트레칭 습관 넣어줘: 나는 매일 몸을 푸는 사람"),
+        [3]
+    );
+    assert_eq!(levels("3단계로 독서 습관 추가"), [3]);
+    assert_eq!(
+        levels("계단 오르기 습관 등록해줘"),
+        [1, 2, 3],
+        "no level named: the model's choice"
+    );
+}
