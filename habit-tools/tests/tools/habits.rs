@@ -268,14 +268,7 @@ async fn unknown_tools_and_extra_arguments() {
 #[tokio::test]
 async fn an_identity_sentence_is_written_at_level_three() {
     let h = Harness::in_memory(Arc::new(ApproveAll));
-    let levels = |request: &str| -> Vec<i64> {
-        h.tools
-            .values_for(request)
-            .get("add_habit")
-            .and_then(|params| params.get("frame_level"))
-            .map(|choices| choices.iter().filter_map(|c| c.value.as_i64()).collect())
-            .unwrap_or_default()
-    };
+    let levels = |request: &str| h.values_for("add_habit", "frame_level", request);
     assert_eq!(levels("감사 일기 습관 만들어줘. 정체성으로"), [3]);
     assert_eq!(
         levels("스트레칭 습관 넣어줘: 나는 매일 몸을 푸는 사람"),

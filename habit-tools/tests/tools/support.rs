@@ -101,6 +101,17 @@ impl Harness {
             .unwrap()
     }
 
+    /// The values the model may write for `tool`'s `param` when answering `request` (see
+    /// `Dispatcher::values_for`); empty when the parameter is not restricted.
+    pub(crate) fn values_for(&self, tool: &str, param: &str, request: &str) -> Vec<Value> {
+        self.tools
+            .values_for(request)
+            .get(tool)
+            .and_then(|params| params.get(param))
+            .map(|choices| choices.iter().map(|c| c.value.clone()).collect())
+            .unwrap_or_default()
+    }
+
     /// The number of active habits, as `list_active_habits` reports it.
     pub(crate) async fn active_count(&self) -> u64 {
         self.ok("list_active_habits", json!({})).await["count"]

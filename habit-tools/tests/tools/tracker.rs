@@ -277,31 +277,17 @@ async fn a_streak_built_day_by_day() {
     );
 }
 
-/// The tracker values a request leaves the model for `log_tracker_entry`'s `value`.
-fn values_said(h: &Harness, request: &str) -> Vec<String> {
-    h.tools
-        .values_for(request)
-        .get("log_tracker_entry")
-        .and_then(|params| params.get("value"))
-        .map(|choices| {
-            choices
-                .iter()
-                .filter_map(|c| c.value.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 #[tokio::test]
 async fn a_log_that_was_missed_is_not_a_day_off() {
     let (h, _) = with_habit_added(TODAY).await;
-    assert_eq!(values_said(&h, "1번 오늘 했어"), ["done"]);
-    assert_eq!(values_said(&h, "1번 오늘은 못 했어"), ["blank"]);
-    assert_eq!(values_said(&h, "오늘은 쉴게"), ["blank"]);
+    let values_said = |request: &str| h.values_for("log_tracker_entry", "value", request);
+    assert_eq!(values_said("1번 오늘 했어"), ["done"]);
+    assert_eq!(values_said("1번 오늘은 못 했어"), ["blank"]);
+    assert_eq!(values_said("오늘은 쉴게"), ["blank"]);
     // What was not done is the logging: the habit was.
     assert_eq!(
-        values_said(&h, "아 어제 걷기 깜빡하고 기록 안 했네. 넣어줘"),
+        values_said("아 어제 걷기 깜빡하고 기록 안 했네. 넣어줘"),
         ["done"]
     );
-    assert_eq!(values_said(&h, "1번 체크 못 했는데 지금 해줘"), ["done"]);
+    assert_eq!(values_said("1번 체크 못 했는데 지금 해줘"), ["done"]);
 }
