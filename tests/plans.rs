@@ -2,7 +2,8 @@
 //! made once for each value the request writes, and a request that asks two things matched
 //! part by part to a declared two-step plan; and with a scripted reading of the requests,
 //! the model's reading deciding where the router's letters mislead it, and composing a
-//! two-step plan from a request's parts where the whole reads as one step.
+//! two-step plan from a request's parts where the whole reads as one step — a declared one
+//! from any two parts, any two tools from two sentences.
 
 use std::sync::{Arc, Mutex};
 
@@ -273,6 +274,45 @@ async fn the_parts_of_a_request_read_as_two_steps_give_the_declared_two_step_pla
     };
     assert_eq!(decide(&vectors[..1]), ["check_chore"]);
     assert_eq!(decide(&vectors), ["list_chores", "check_chore"]);
+}
+
+/// A reading like the model's of a request for two things: mostly the thing it says last,
+/// partly the other.
+fn meaning_mostly_last(text: &str) -> Result<Vec<f32>, agent_core::LlmError> {
+    let last = meaning_last(text)?;
+    let any = meaning(text)?;
+    Ok(last.iter().zip(any).map(|(l, a)| l + 0.5 * a).collect())
+}
+
+#[tokio::test]
+async fn two_sentences_that_ask_for_two_tools_give_a_plan_no_example_declares() {
+    // The declared two-step plan is list, then check: this asks the other way round.
+    let request = "빨래 끝! 이제 남은 거 뭐 있어?";
+    let (mut agent, events) = agent_with(
+        vec![
+            vec![call("check_chore", json!({"number": 2}))],
+            vec![call("list_chores", json!({}))],
+            text("빨래를 표시했고, 설거지와 청소가 남았어요."),
+        ],
+        Strategy::Combined,
+        |session| session.with_reading(meaning_mostly_last),
+    );
+    let transcript = agent.session().transcript();
+    agent.send(request).await.expect("answer");
+    assert_eq!(planned(&events), ["check_chore", "list_chores"]);
+    let read = transcript.received().read;
+    assert!(read[1].contains(&"빨래 끝!".to_owned()));
+    assert!(read[1].contains(&"이제 남은 거 뭐 있어?".to_owned()));
+
+    // One sentence with the same words: the one step the whole reads as.
+    let request = "빨래 끝 이제 남은 거 뭐 있어";
+    let (mut agent, events) = agent_with(
+        vec![vec![call("list_chores", json!({}))], text("목록이에요.")],
+        Strategy::Combined,
+        |session| session.with_reading(meaning_mostly_last),
+    );
+    agent.send(request).await.expect("answer");
+    assert_eq!(planned(&events), ["list_chores"]);
 }
 
 #[tokio::test]

@@ -708,6 +708,15 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
             );
         }
     }
+    for confidence in [0.7, 0.8, 0.9, 0.95, 2.0] {
+        for floor in [0.0, 0.01, 0.03, 0.1] {
+            let chooser = reading.clone().with_sentence_composition(confidence, floor);
+            rows.push((
+                format!("sentences c{confidence} f{floor}"),
+                count(&chooser, false),
+            ));
+        }
+    }
     for router_t in [0.02, 0.05, 0.1] {
         for weight in [0.25, 0.5, 1.0, 2.0] {
             let chooser = reading

@@ -23,7 +23,9 @@
 //!
 //! A request for two things is mostly read as the one it says more about, so where the
 //! examples declare two-step plans the parts of the request (split between words) are read
-//! too, and a part asking for each step composes the plan (see [`Chooser::decide`]).
+//! too, and a part asking for each step composes the plan; and a request of two sentences,
+//! each confidently asking for a different tool, gets the two in order whether or not an
+//! example declares the pair (see [`Chooser::decide`]).
 //!
 //! Measured on the habit coach's dev and probe requests (187; `eval --choice-only`), the
 //! right tools: router alone 151, router with channel scores 160, router with the model's
@@ -130,6 +132,25 @@ const PART_CONFIDENCE: f32 = 0.8;
 /// two-word parts gave 106, dev 61 both.
 const PART_WORDS: usize = 1;
 
+/// The least probability each sentence of a two-sentence request must give its own tool for
+/// the two to be composed into a plan (see [`Chooser::compose_sentences`]). Chosen with
+/// `eval --choice-only` on dev and `probe-001`–`probe-500`, the right tools (dev / probe):
+///
+/// | confidence \ floor | 0 | 0.01 | 0.03 | 0.1 |
+/// | --- | --- | --- | --- | --- |
+/// | 0.8 | 59 / 440 | 60 / 440 | 60 / 439 | 61 / 437 |
+/// | 0.9 | 59 / 444 | 60 / 443 | 60 / 441 | 61 / 437 |
+/// | 0.95 | 60 / 444 | **61 / 443** | 61 / 441 | 61 / 437 |
+///
+/// and without composing 61 / 434. A first sentence that names a catalog id ("build.… 추가.")
+/// reads as a question about it, and the rest as the add it asks for: the floor on the
+/// whole request's reading rules that out.
+const SENTENCE_CONFIDENCE: f32 = 0.95;
+
+/// The least probability the reading of a whole two-sentence request must give each tool
+/// its sentences compose (see [`Chooser::compose_sentences`] and the table above).
+const SENTENCE_FLOOR: f32 = 0.01;
+
 /// Example requests shown per channel.
 const CHANNEL_EXAMPLES: usize = 8;
 /// How much a tool's label counts as an example of its use.
@@ -157,6 +178,9 @@ pub struct Chooser {
     reading_weight: f32,
     /// How much the channel scores count beside the model's reading (0: not asked for).
     reading_channel_weight: f32,
+    /// See [`Chooser::with_sentence_composition`].
+    sentence_confidence: f32,
+    sentence_floor: f32,
 }
 
 /// Where the reading classifier stands.
@@ -234,7 +258,20 @@ impl Chooser {
             // held-out split fell from 52 to 50 of 63, and the median turn grew from 1.3 s to
             // 1.6 s.
             reading_channel_weight: 0.0,
+            sentence_confidence: SENTENCE_CONFIDENCE,
+            sentence_floor: SENTENCE_FLOOR,
         }
+    }
+
+    /// Sets when two sentences compose a two-step plan (see
+    /// [`decide`](Self::decide)): the least probability each sentence must give its own
+    /// tool (above 1: never), and the least probability the reading of the whole request
+    /// must give each of the two.
+    #[must_use]
+    pub fn with_sentence_composition(mut self, confidence: f32, floor: f32) -> Self {
+        self.sentence_confidence = confidence;
+        self.sentence_floor = floor.max(0.0);
+        self
     }
 
     /// Sets the strategy.
@@ -299,17 +336,28 @@ impl Chooser {
 
     /// The texts to read for `request`, when the chooser [`reads`](Self::reads): the
     /// request, then — where some declared plan has two different steps — the two parts of
-    /// the request at each place the router splits it (left, right, left, right, …). Their
+    /// the request at each place the router splits it (left, right, left, right, …), then
+    /// the two parts at each place one sentence ends and another begins. Their
     /// vectors, in this order, are [`decide`](Self::decide)'s `reading`.
     pub fn texts_to_read(&self, request: &str) -> Vec<String> {
         let mut texts = vec![request.to_owned()];
-        if self.router.composes() {
-            for (left, right) in router::splits(request, PART_WORDS) {
-                texts.push(left);
-                texts.push(right);
-            }
+        for (left, right) in self.part_splits(request) {
+            texts.push(left);
+            texts.push(right);
         }
         texts
+    }
+
+    /// The splits whose parts are read: between words where some declared plan has two
+    /// different steps, then between sentences.
+    fn part_splits(&self, request: &str) -> Vec<(String, String)> {
+        let mut splits = if self.router.composes() {
+            router::splits(request, PART_WORDS)
+        } else {
+            Vec::new()
+        };
+        splits.extend(router::sentence_splits(request));
+        splits
     }
 
     /// The texts the reading classifier learns from: the declared examples' requests.
@@ -398,7 +446,10 @@ impl Chooser {
     /// one-step plan, for the plan's first step and a part that asks for its second, each
     /// with probability 0.8 or more (the reading of the part and the router's ranking of
     /// it, together). A request for two things is mostly read as the one it says more
-    /// about; its parts each say one.
+    /// about; its parts each say one. Failing that, a request of two sentences gets any two
+    /// different tools its sentences ask for, in their order, where each sentence gives its
+    /// own with probability 0.95 or more and the whole request's reading gives each at least
+    /// 0.01 (see [`with_sentence_composition`](Self::with_sentence_composition)).
     pub fn decide(
         &self,
         request: &str,
@@ -439,6 +490,9 @@ impl Chooser {
                 match self.reading() {
                     Some(classifier) if plan.len() < 2 => self
                         .compose_reading(request, parts, classifier)
+                        .or_else(|| {
+                            self.compose_sentences(request, parts, classifier, &reading_scores)
+                        })
                         .unwrap_or(plan),
                     _ => plan,
                 }
@@ -529,10 +583,7 @@ impl Chooser {
         classifier: &ReadingClassifier,
     ) -> Option<Plan> {
         let classes = classifier.classes();
-        // The one-step plans (and no tool), which each part is read as one of.
-        let single: Vec<usize> = (0..classes.len())
-            .filter(|&i| classes[i].len() <= 1)
-            .collect();
+        let single = one_step_classes(classifier);
         let step = |tool: &String| {
             single
                 .iter()
@@ -545,56 +596,16 @@ impl Chooser {
                 Some((plan, step(a)?, step(b)?))
             })
             .collect();
-        let splits = router::splits(request, PART_WORDS);
-        if pairs.is_empty() || parts.len() != 2 * splits.len() {
+        let splits = if self.router.composes() {
+            router::splits(request, PART_WORDS)
+        } else {
+            Vec::new()
+        };
+        if pairs.is_empty() || parts.len() < 2 * splits.len() {
             return None;
         }
-        // A part's log-probability of each one-step plan: its reading's and the router's
-        // ranking of it, each normalised over those plans, multiplied and normalised again.
-        let part = |text: &str, vector: &[f32]| -> Option<Vec<f32>> {
-            let all = classifier.log_probabilities(vector)?;
-            let read = log_softmax(&single.iter().map(|&i| all[i]).collect::<Vec<_>>());
-            let scores = self.router.whole_scores(text);
-            let routed = log_softmax(
-                &single
-                    .iter()
-                    .map(|&i| {
-                        scores
-                            .iter()
-                            .find(|(plan, _)| **plan == classes[i])
-                            .map_or(UNREAD_PLAN, |(_, score)| score / self.router_temperature)
-                    })
-                    .collect::<Vec<_>>(),
-            );
-            let combined = log_softmax(
-                &read
-                    .iter()
-                    .zip(&routed)
-                    .map(|(a, b)| a + b)
-                    .collect::<Vec<_>>(),
-            );
-            // A step the part's own reading does not put first is the router's alone: a
-            // part that only names something ("오늘 할일") is like some step's examples
-            // without asking for it.
-            let top = read
-                .iter()
-                .enumerate()
-                .max_by(|a, b| a.1.total_cmp(b.1))
-                .map(|(i, _)| i);
-            Some(
-                combined
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &lp)| {
-                        if Some(i) == top {
-                            lp
-                        } else {
-                            f32::NEG_INFINITY
-                        }
-                    })
-                    .collect(),
-            )
-        };
+        let part =
+            |text: &str, vector: &[f32]| self.part_reading(classifier, &single, text, vector);
         let mut best: Option<(&Plan, f32)> = None;
         for ((left, right), vectors) in splits.iter().zip(parts.chunks_exact(2)) {
             let (Some(l), Some(r)) = (part(left, &vectors[0]), part(right, &vectors[1])) else {
@@ -609,6 +620,118 @@ impl Chooser {
         }
         best.filter(|(_, score)| *score >= PART_CONFIDENCE.ln())
             .map(|(plan, _)| plan.clone())
+    }
+
+    /// A part's log-probability of each one-step plan (`single`, indices into the
+    /// classifier's classes): its reading's and the router's ranking of it, each normalised
+    /// over those plans, multiplied and normalised again; every plan but the one the part's
+    /// own reading puts first is ruled out.
+    fn part_reading(
+        &self,
+        classifier: &ReadingClassifier,
+        single: &[usize],
+        text: &str,
+        vector: &[f32],
+    ) -> Option<Vec<f32>> {
+        let classes = classifier.classes();
+        let all = classifier.log_probabilities(vector)?;
+        let read = log_softmax(&single.iter().map(|&i| all[i]).collect::<Vec<_>>());
+        let scores = self.router.whole_scores(text);
+        let routed = log_softmax(
+            &single
+                .iter()
+                .map(|&i| {
+                    scores
+                        .iter()
+                        .find(|(plan, _)| **plan == classes[i])
+                        .map_or(UNREAD_PLAN, |(_, score)| score / self.router_temperature)
+                })
+                .collect::<Vec<_>>(),
+        );
+        let combined = log_softmax(
+            &read
+                .iter()
+                .zip(&routed)
+                .map(|(a, b)| a + b)
+                .collect::<Vec<_>>(),
+        );
+        // A step the part's own reading does not put first is the router's alone: a part
+        // that only names something ("오늘 할일") is like some step's examples without
+        // asking for it.
+        let top = read
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(b.1))
+            .map(|(i, _)| i);
+        Some(
+            combined
+                .iter()
+                .enumerate()
+                .map(|(i, &lp)| {
+                    if Some(i) == top {
+                        lp
+                    } else {
+                        f32::NEG_INFINITY
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    /// The two-step plan a request of two sentences asks for, sentence by sentence, declared
+    /// or not: where, split between two of its sentences, the first part asks for one tool
+    /// and the rest for another, each with probability [`SENTENCE_CONFIDENCE`] or more (read
+    /// as in [`compose_reading`](Self::compose_reading)). `parts` are the vectors of all of
+    /// [`part_splits`](Self::part_splits)' parts, the sentence splits' last.
+    ///
+    /// No example can declare every pair of tools an app's requests combine ("오늘 걷기
+    /// 했어! 며칠 연속이야?" is a check-in and a question about the streak), and a pair
+    /// composed from any split between words is mostly false: one request cut into what it
+    /// names and what it asks. Between sentences, each part is a request of its own.
+    fn compose_sentences(
+        &self,
+        request: &str,
+        parts: &[Vec<f32>],
+        classifier: &ReadingClassifier,
+        whole: &[(Plan, f32)],
+    ) -> Option<Plan> {
+        let sentences = router::sentence_splits(request);
+        let skip = parts.len().checked_sub(2 * sentences.len())?;
+        let classes = classifier.classes();
+        let single = one_step_classes(classifier);
+        let mut best: Option<(Plan, f32)> = None;
+        for ((left, right), vectors) in sentences.iter().zip(parts[skip..].chunks_exact(2)) {
+            let l = self.part_reading(classifier, &single, left, &vectors[0])?;
+            let r = self.part_reading(classifier, &single, right, &vectors[1])?;
+            let first = |lp: &[f32]| {
+                lp.iter()
+                    .enumerate()
+                    .max_by(|a, b| a.1.total_cmp(b.1))
+                    .map(|(i, &p)| (&classes[single[i]], p))
+            };
+            let (Some((a, pa)), Some((b, pb))) = (first(&l), first(&r)) else {
+                continue;
+            };
+            let (Some(a), Some(b)) = (a.first(), b.first()) else {
+                // A part that needs no tool (a greeting, a thank-you) composes nothing.
+                continue;
+            };
+            let score = pa.min(pb);
+            if a != b && best.as_ref().is_none_or(|(_, s)| score > *s) {
+                best = Some((vec![a.clone(), b.clone()], score));
+            }
+        }
+        let floor = self.sentence_floor.ln();
+        let read_whole = |step: &String| {
+            whole
+                .iter()
+                .find(|(plan, _)| plan.len() == 1 && plan.first() == Some(step))
+                .is_some_and(|(_, lp)| *lp >= floor)
+        };
+        best.filter(|(plan, score)| {
+            *score >= self.sentence_confidence.ln() && plan.iter().all(read_whole)
+        })
+        .map(|(plan, _)| plan)
     }
 
     /// `decision` with `plan` instead of its own (one of the ranked plans, e.g. a step
@@ -686,6 +809,15 @@ fn likeliest_step(plan: &Plan, channel_scores: &[(Candidate, f32)], log_p: &[f32
             log_p.get(i).copied()
         })
         .reduce(f32::max)
+}
+
+/// The indices of a classifier's one-step plans (and no tool), which each part of a request
+/// is read as one of.
+fn one_step_classes(classifier: &ReadingClassifier) -> Vec<usize> {
+    let classes = classifier.classes();
+    (0..classes.len())
+        .filter(|&i| classes[i].len() <= 1)
+        .collect()
 }
 
 fn log_softmax(values: &[f32]) -> Vec<f32> {

@@ -401,6 +401,20 @@ pub(crate) fn splits(text: &str, min_words: usize) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The places a request is split between its sentences: after each word but the last that
+/// ends in sentence-final punctuation (`.` `!` `?` `~` `…`, repeated or not). A message of
+/// two sentences is the plainest way to ask for two things ("오늘 걷기 했어! 며칠 연속이야?"),
+/// and unlike a split between any two words it does not cut one request into a part that
+/// names a thing and a part that asks about it ("1번 습관 | 연속 기록 알려줘").
+pub(crate) fn sentence_splits(text: &str) -> Vec<(String, String)> {
+    const ENDS: [char; 8] = ['.', '!', '?', '~', '…', '。', '！', '？'];
+    let words: Vec<&str> = text.split_whitespace().collect();
+    (1..words.len())
+        .filter(|&split| words[split - 1].ends_with(ENDS))
+        .map(|split| (words[..split].join(" "), words[split..].join(" ")))
+        .collect()
+}
+
 fn fnv(text: &str) -> u32 {
     let mut hash: u32 = 0x811c_9dc5;
     for byte in text.bytes() {
@@ -471,6 +485,29 @@ mod tests {
             ("고마워", plan(&[]), 1.0),
             ("안녕하세요", plan(&[]), 1.0),
         ])
+    }
+
+    #[test]
+    fn requests_split_between_sentences_after_their_punctuation() {
+        assert_eq!(
+            sentence_splits("오늘 걷기 했어!! 며칠 연속이야? 고마워~"),
+            [
+                (
+                    "오늘 걷기 했어!!".to_owned(),
+                    "며칠 연속이야? 고마워~".to_owned()
+                ),
+                (
+                    "오늘 걷기 했어!! 며칠 연속이야?".to_owned(),
+                    "고마워~".to_owned()
+                ),
+            ],
+            "after each sentence but the last"
+        );
+        assert!(sentence_splits("1번 습관 연속 기록 알려줘").is_empty());
+        assert!(
+            sentence_splits("build.water-first 추가").is_empty(),
+            "a full stop inside a word ends nothing"
+        );
     }
 
     #[test]
