@@ -3,7 +3,8 @@
 //! part by part to a declared two-step plan; and with a scripted reading of the requests,
 //! the model's reading deciding where the router's letters mislead it, and composing a
 //! two-step plan from a request's parts where the whole reads as one step — a declared one
-//! from any two parts, any two tools from two sentences.
+//! from any two parts, any two tools from two sentences; and a step whose required value has
+//! nothing to choose from, answered without the model.
 
 use std::sync::{Arc, Mutex};
 
@@ -67,8 +68,18 @@ fn agent_with(
     strategy: Strategy,
     session: impl FnOnce(ScriptedSession) -> ScriptedSession,
 ) -> (Agent<ScriptedSession>, Arc<Mutex<Vec<AgentEvent>>>) {
+    agent_over(&["설거지", "빨래", "청소"], script, strategy, session)
+}
+
+/// An agent over these `chores`.
+fn agent_over(
+    chores: &[&str],
+    script: Vec<Vec<agent_core::ChatEvent>>,
+    strategy: Strategy,
+    session: impl FnOnce(ScriptedSession) -> ScriptedSession,
+) -> (Agent<ScriptedSession>, Arc<Mutex<Vec<AgentEvent>>>) {
     let chores = Arc::new(Chores(Mutex::new(
-        ["설거지", "빨래", "청소"]
+        chores
             .iter()
             .map(|name| ((*name).to_owned(), false))
             .collect(),
@@ -135,6 +146,30 @@ fn agent_one() -> (Agent<ScriptedSession>, Arc<Mutex<Vec<AgentEvent>>>) {
         vec![call("check_chore", json!({"number": 3}))],
         text("표시했어요."),
     ])
+}
+
+#[tokio::test]
+async fn a_step_with_nothing_to_choose_is_answered_without_the_model() {
+    // No chore yet: a number the model wrote could only name one that does not exist.
+    let (mut agent, events) = agent_over(&[], Vec::new(), Strategy::Router, |session| session);
+    let transcript = agent.session().transcript();
+    let answer = agent.send("2번 완료 체크").await.expect("answer");
+    assert_eq!(planned(&events), ["check_chore"]);
+    assert_eq!(
+        answer,
+        "지금은 '할 일 완료' 할 수 없어요. 고를 수 있는 할 일 번호 값이 아직 없어요."
+    );
+    let events = events.lock().expect("events");
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, AgentEvent::ToolCallRequested { .. })),
+        "no call written: {events:?}"
+    );
+    assert!(
+        transcript.received().choices.is_empty(),
+        "the model was not asked"
+    );
 }
 
 #[tokio::test]

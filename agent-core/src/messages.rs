@@ -25,6 +25,12 @@ pub struct Messages {
     pub after_error: Cow<'static, str>,
     /// The answer when no tool was needed and the model wrote nothing usable.
     pub no_answer: Cow<'static, str>,
+    /// The answer when the tool a request needs cannot be called now: a parameter it
+    /// requires has nothing to choose from (see
+    /// [`ToolDefinition::current_values`](crate::ToolDefinition::current_values)). `{tool}`
+    /// stands for the tool's label, `{param}` for the first sentence of the parameter's
+    /// description.
+    pub nothing_to_choose: Cow<'static, str>,
     /// Describes requests that need no tool, for the tool-choice stage's channel scoring.
     pub chat_channel: Cow<'static, str>,
     /// The question a person is asked before a destructive call runs, when the runtime asks
@@ -49,6 +55,8 @@ impl Default for Messages {
             after_success: "완료했어요.".into(),
             after_error: "요청을 처리하지 못했어요.".into(),
             no_answer: "죄송해요, 잘 이해하지 못했어요. 다시 말씀해 주시겠어요?".into(),
+            nothing_to_choose: "지금은 '{tool}' 할 수 없어요. 고를 수 있는 {param} 값이 아직 없어요."
+                .into(),
             chat_channel: "도구 없이 말로 답하는 대화: 인사, 감사, 잡담, 일반적인 질문".into(),
             confirm_question: "이 작업을 수행할까요?".into(),
             confirm_approve: "수행".into(),

@@ -344,7 +344,7 @@ impl<S: ChatSession> Agent<S> {
     }
 
     async fn run(&mut self, text: &str) -> Result<String, AgentError> {
-        let current = self.dispatcher.values_for(text);
+        let mut current = self.dispatcher.values_for(text);
         let mut values = current.clone();
         rank_values(&mut values, self.chooser.router(), text, None);
         let mut values = Arc::new(values);
@@ -359,6 +359,30 @@ impl<S: ChatSession> Agent<S> {
         let mut input = TurnInput::User(text.to_owned());
         // One model turn is kept for the answer.
         for (step, tool) in decision.plan.iter().take(self.max_turns - 1).enumerate() {
+            if step > 0 {
+                // What the earlier steps changed (a habit just added) is there to choose.
+                current = self.dispatcher.values_for(text);
+            }
+            if let Some(param) = nothing_to_choose(&self.dispatcher, tool, &current) {
+                if step > 0 {
+                    // The results so far are answered in words.
+                    break;
+                }
+                // Nothing to ask the model for, or a person to confirm: the call could only
+                // name something that does not exist. The model sees no call and no words,
+                // so the exchange is not in its history.
+                let text = self
+                    .messages
+                    .nothing_to_choose
+                    .replace("{tool}", &self.label(tool))
+                    .replace("{param}", &param);
+                self.emit(AgentEvent::TextDelta(text.clone()));
+                self.emit(AgentEvent::DefaultAnswer {
+                    text: text.clone(),
+                    held_back: None,
+                });
+                return self.finish(text, &turn);
+            }
             if let TurnInput::Results(results) = &input {
                 // A later step's values are judged by the request and what came back so far:
                 // the id to add is the one the search just found.
@@ -823,6 +847,26 @@ impl<S: ChatSession> Agent<S> {
     fn emit(&self, event: AgentEvent) {
         self.reporter.emit(event);
     }
+}
+
+/// The first sentence of the description of a parameter `tool` requires that has no value to
+/// take this turn (its provider has nothing to offer), if one has none.
+fn nothing_to_choose(dispatcher: &Dispatcher, tool: &str, values: &ValueSets) -> Option<String> {
+    let definition = dispatcher.get(tool)?;
+    let params = values.get(tool)?;
+    crate::tool::values::required(definition)
+        .into_iter()
+        .find(|param| params.get(*param).is_some_and(Vec::is_empty))
+        .map(|param| {
+            let description = definition
+                .parameters()
+                .get("properties")
+                .and_then(|properties| properties.get(param))
+                .and_then(|schema| schema.get("description"))
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or(param);
+            crate::layer::confirm::first_sentence(description)
+        })
 }
 
 fn dispatcher(

@@ -103,7 +103,7 @@ impl ConfirmRequest {
 }
 
 /// The first sentence (or line) of a parameter description, as a label.
-fn first_sentence(description: &str) -> String {
+pub(crate) fn first_sentence(description: &str) -> String {
     let line = description.lines().next().unwrap_or_default().trim();
     let end = line
         .char_indices()

@@ -254,8 +254,10 @@ impl ToolDefinition {
 
     /// Asks every value provider for the values its parameter may take now. A provider that
     /// fails leaves its parameter unrestricted for this turn (the tool's own checks still
-    /// apply), as does one that returns no value at all — an empty list would make the tool
-    /// impossible to call, when the tool can explain better why nothing fits.
+    /// apply). One that returns no value at all means there is nothing to choose from (no
+    /// habit yet for a habit id): an optional parameter is then left out, and a required one
+    /// makes the tool impossible to call now — the agent says so instead of asking the model
+    /// to invent a value, and a person to confirm a call on something that does not exist.
     pub fn current_values(&self, deps: &Deps) -> Vec<(String, Vec<ValueChoice>)> {
         self.current_values_where(deps, |_| true)
     }
@@ -271,8 +273,8 @@ impl ToolDefinition {
             .iter()
             .filter(|(param, _)| keep(param))
             .filter_map(|(param, provider)| match provider.provide(deps) {
-                Ok(choices) if !choices.is_empty() => Some((param.clone(), choices)),
-                _ => None,
+                Ok(choices) => Some((param.clone(), choices)),
+                Err(_) => None,
             })
             .collect()
     }

@@ -414,7 +414,7 @@ pub(crate) fn most_written(
 }
 
 /// The names the tool's parameter schema requires.
-fn required(tool: &super::ToolDefinition) -> Vec<&str> {
+pub(crate) fn required(tool: &super::ToolDefinition) -> Vec<&str> {
     tool.parameters()
         .get("required")
         .and_then(Value::as_array)
