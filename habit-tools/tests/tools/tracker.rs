@@ -291,3 +291,22 @@ async fn a_log_that_was_missed_is_not_a_day_off() {
     );
     assert_eq!(values_said("1번 체크 못 했는데 지금 해줘"), ["done"]);
 }
+
+#[tokio::test]
+async fn with_no_habit_yet_there_is_no_habit_id_to_write() {
+    let h = Harness::in_memory(Arc::new(ApproveAll));
+    let habit_ids = |h: &Harness, tool: &str| {
+        h.tools
+            .values_for("오늘 걷기 했어")
+            .get(tool)
+            .and_then(|params| params.get("habit_id"))
+            .map(|choices| choices.iter().map(|c| c.value.clone()).collect::<Vec<_>>())
+    };
+    // An empty list, not an unrestricted parameter: the agent answers that there is
+    // nothing to choose instead of letting the model invent an id for a person to confirm.
+    for tool in ["log_tracker_entry", "get_streak"] {
+        assert_eq!(habit_ids(&h, tool), Some(Vec::new()), "{tool}");
+    }
+    let id = h.add("build.morning-walk", "아침 10분 걷기").await;
+    assert_eq!(habit_ids(&h, "log_tracker_entry"), Some(vec![json!(id)]));
+}
