@@ -857,16 +857,7 @@ fn nothing_to_choose(dispatcher: &Dispatcher, tool: &str, values: &ValueSets) ->
     crate::tool::values::required(definition)
         .into_iter()
         .find(|param| params.get(*param).is_some_and(Vec::is_empty))
-        .map(|param| {
-            let description = definition
-                .parameters()
-                .get("properties")
-                .and_then(|properties| properties.get(param))
-                .and_then(|schema| schema.get("description"))
-                .and_then(serde_json::Value::as_str)
-                .unwrap_or(param);
-            crate::layer::confirm::first_sentence(description)
-        })
+        .map(|param| crate::layer::confirm::parameter_label(definition, param))
 }
 
 fn dispatcher(

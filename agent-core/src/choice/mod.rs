@@ -351,13 +351,19 @@ impl Chooser {
     /// The splits whose parts are read: between words where some declared plan has two
     /// different steps, then between sentences.
     fn part_splits(&self, request: &str) -> Vec<(String, String)> {
-        let mut splits = if self.router.composes() {
+        let mut splits = self.word_splits(request);
+        splits.extend(router::sentence_splits(request));
+        splits
+    }
+
+    /// The splits between words whose parts are read: only where some declared plan has
+    /// two different steps.
+    fn word_splits(&self, request: &str) -> Vec<(String, String)> {
+        if self.router.composes() {
             router::splits(request, PART_WORDS)
         } else {
             Vec::new()
-        };
-        splits.extend(router::sentence_splits(request));
-        splits
+        }
     }
 
     /// The texts the reading classifier learns from: the declared examples' requests.
@@ -596,11 +602,7 @@ impl Chooser {
                 Some((plan, step(a)?, step(b)?))
             })
             .collect();
-        let splits = if self.router.composes() {
-            router::splits(request, PART_WORDS)
-        } else {
-            Vec::new()
-        };
+        let splits = self.word_splits(request);
         if pairs.is_empty() || parts.len() < 2 * splits.len() {
             return None;
         }

@@ -73,11 +73,6 @@ impl ConfirmRequest {
             .into_iter()
             .filter_map(|name| {
                 let value = args.get(name).filter(|v| !v.is_null())?;
-                let description = properties
-                    .and_then(|props| props.get(name))
-                    .and_then(|schema| schema.get("description"))
-                    .and_then(Value::as_str)
-                    .unwrap_or(name);
                 let meaning = values
                     .iter()
                     .find(|(param, _)| param == name)
@@ -85,7 +80,7 @@ impl ConfirmRequest {
                     .map(|choice| choice.label.clone());
                 Some(ConfirmArgument {
                     name: name.clone(),
-                    label: first_sentence(description),
+                    label: parameter_label(tool, name),
                     value: value.clone(),
                     meaning,
                 })
@@ -102,8 +97,21 @@ impl ConfirmRequest {
     }
 }
 
+/// What a parameter of `tool` is, for a person: the first sentence of its description, or
+/// its name where it has none.
+pub(crate) fn parameter_label(tool: &ToolDefinition, name: &str) -> String {
+    let description = tool
+        .parameters()
+        .get("properties")
+        .and_then(|properties| properties.get(name))
+        .and_then(|schema| schema.get("description"))
+        .and_then(Value::as_str)
+        .unwrap_or(name);
+    first_sentence(description)
+}
+
 /// The first sentence (or line) of a parameter description, as a label.
-pub(crate) fn first_sentence(description: &str) -> String {
+fn first_sentence(description: &str) -> String {
     let line = description.lines().next().unwrap_or_default().trim();
     let end = line
         .char_indices()
