@@ -1,7 +1,8 @@
 //! The agent loop on a scripted session. With [`Strategy::Model`] (the model decides every
 //! turn): text answers, single and parallel calls, the confirmation paths, errors fed back and
-//! recovered from, the turn cap, the repeated-call guard, result truncation, the soft history
-//! notice and `clear`. With the tool-choice stage (the default): plans, text-only answers after
+//! recovered from, the turn cap, the repeated-call guard, an optional copy that repeats
+//! another argument left out before confirmation, result truncation, the soft history notice
+//! and `clear`. With the tool-choice stage (the default): plans, text-only answers after
 //! results, default answers, and interruption that never abandons a started write.
 
 use std::sync::{Arc, Mutex};
@@ -48,8 +49,16 @@ async fn search_notes(
 async fn add_note(
     notes: Dep<Notes>,
     /// 메모 내용
+    #[from_request]
     text: String,
+    /// 언제 볼 메모인지(선택)
+    #[from_request]
+    when: Option<String>,
 ) -> usize {
+    let text = match when {
+        Some(when) => format!("{text} ({when})"),
+        None => text,
+    };
     let mut all = notes.0.lock().expect("notes");
     all.push(text);
     all.len()
@@ -212,6 +221,47 @@ async fn every_parallel_call_runs_in_order_and_is_answered() {
         "the search sees the first add"
     );
     assert_eq!(batch[2].1, json!({"status": "ok", "data": 3}));
+}
+
+#[tokio::test]
+async fn an_optional_copy_that_repeats_another_argument_is_left_out_before_confirmation() {
+    let mut h = harness(
+        vec![
+            vec![call(
+                "add_note",
+                json!({"text": "물 마시기", "when": "물 마시기"}),
+            )],
+            text("추가했어요."),
+            vec![call(
+                "add_note",
+                json!({"text": "스트레칭", "when": "저녁"}),
+            )],
+            text("추가했어요."),
+        ],
+        Some(Arc::new(ApproveAll)),
+    );
+    h.agent.send("물 마시기 메모 추가").await.expect("answer");
+    h.agent.send("저녁에 스트레칭 메모").await.expect("answer");
+    assert_eq!(
+        h.notes.all(),
+        ["아침 걷기", "물 마시기", "스트레칭 (저녁)"],
+        "the repeat was not run, a different value was"
+    );
+    let confirmed: Vec<Vec<String>> = h
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::ConfirmationRequested { request, .. } => {
+                Some(request.arguments.iter().map(|a| a.name.clone()).collect())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        confirmed,
+        [vec!["text"], vec!["text", "when"]],
+        "the person is shown what runs"
+    );
 }
 
 #[tokio::test]

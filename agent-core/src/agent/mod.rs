@@ -748,7 +748,15 @@ impl<S: ChatSession> Agent<S> {
         turn: &mut Turn,
     ) -> Result<Vec<ResultMessage>, AgentError> {
         let mut results = Vec::with_capacity(calls.len());
-        for call in calls {
+        for mut call in calls {
+            if let (Some(tool), Some(args)) =
+                (self.dispatcher.get(&call.name), call.args.as_object_mut())
+            {
+                // Before the person sees it: see `repeated_copies`.
+                for name in crate::tool::values::repeated_copies(tool, args) {
+                    args.remove(&name);
+                }
+            }
             if self.interrupter.is_requested() {
                 return Err(AgentError::Interrupted {
                     completed: turn.completed.clone(),
