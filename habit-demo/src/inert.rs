@@ -97,20 +97,58 @@ pub(crate) fn clip(text: &str, max: usize) -> String {
 /// [`inert`] `text` cut into pieces of at most `columns` terminal columns (Hangul counts two),
 /// so that a caller can start every piece with its own frame (`│ `): a long value cannot wrap
 /// onto a row of the terminal that does not begin with the dialog's frame.
+///
+/// Rows break after a space where one is near enough: a word (`search_catalog`, `2026-12-04`)
+/// that fits on a row is not split across two, and a space that would end a full row ends it
+/// rather than starting the next. Only a word wider than a row is cut inside.
 pub(crate) fn wrap(text: &str, columns: usize) -> Vec<String> {
     let columns = columns.max(8);
+    let width_of =
+        |piece: &str| -> usize { piece.chars().filter_map(UnicodeWidthChar::width).sum() };
+    // Words with the spaces after them; an escape (`\u{1b}`) is one piece, kept whole on one
+    // row, so it reads as what it stands for.
+    let mut words: Vec<Vec<String>> = Vec::new();
+    let mut after_space = true;
+    for c in text.chars() {
+        if after_space && c != ' ' {
+            words.push(Vec::new());
+        }
+        after_space = c == ' ';
+        match words.last_mut() {
+            Some(word) => word.push(shown(c).into_owned()),
+            None => words.push(vec![shown(c).into_owned()]),
+        }
+    }
     let mut rows = Vec::new();
     let mut row = String::new();
     let mut width = 0;
-    // An escape (`\u{1b}`) is kept whole on one row, so it reads as what it stands for.
-    for piece in text.chars().map(shown) {
-        let w: usize = piece.chars().filter_map(UnicodeWidthChar::width).sum();
-        if width + w > columns && !row.is_empty() {
+    for word in words {
+        let letters: usize = word
+            .iter()
+            .filter(|piece| piece.as_str() != " ")
+            .map(String::as_str)
+            .map(width_of)
+            .sum();
+        if width > 0 && width + letters > columns && letters <= columns {
             rows.push(std::mem::take(&mut row));
             width = 0;
         }
-        row.push_str(&piece);
-        width += w;
+        for piece in word {
+            let w = width_of(&piece);
+            if width + w > columns && !row.is_empty() {
+                if piece == " " {
+                    // The space that ends a full row is the break itself.
+                    row.push(' ');
+                    rows.push(std::mem::take(&mut row));
+                    width = 0;
+                    continue;
+                }
+                rows.push(std::mem::take(&mut row));
+                width = 0;
+            }
+            row.push_str(&piece);
+            width += w;
+        }
     }
     if !row.is_empty() || rows.is_empty() {
         rows.push(row);
@@ -196,6 +234,13 @@ mod tests {
         }
         assert_eq!(rows.concat(), text);
         assert_eq!(wrap("", 10), [""]);
+        // Words that fit on a row are not cut; a space ending a full row ends it.
+        let text = "먼저 search_catalog로 id를 찾으세요.";
+        let rows = wrap(text, 20);
+        assert_eq!(rows, ["먼저 ", "search_catalog로 ", "id를 찾으세요."]);
+        assert_eq!(rows.concat(), text);
+        // A word wider than a row is cut inside it.
+        assert_eq!(wrap("abcdefghij", 8), ["abcdefgh", "ij"]);
         // Escapes are not split across rows.
         for row in wrap(&"\n\u{1b}".repeat(20), 9) {
             assert!(!row.ends_with('\\') && !row.starts_with('u'), "{row:?}");
