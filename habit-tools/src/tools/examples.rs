@@ -23,6 +23,7 @@ pub fn examples() -> Vec<Example> {
     all.extend(single_calls());
     all.extend(multi_step());
     all.extend(conversation());
+    all.extend(more_ways());
     all
 }
 
@@ -572,6 +573,394 @@ fn conversation() -> Vec<Example> {
         chat(
             "잘 안 돼서 속상해",
             "속상하셨겠어요. 조금씩이라도 이어가면 충분해요.",
+        ),
+    ]
+}
+
+/// More ways of asking for the same plans, so tool choice matches a request by what it asks
+/// rather than by the wording of the examples above: 반말, 해요체 and 합쇼체; habits named by
+/// ordinal or `#` ("첫 번째", "#3") as well as "N번"; a request wrapped in a line about the
+/// person's day; no spaces, typos and emoji. The requests that need no tool include some
+/// that use habit words ("스트레스", "쉬어도", "루틴") yet ask nothing a tool can answer.
+///
+/// Written by someone who had seen the tools and the catalog but none of the eval's
+/// requests. The few that came out close to one of them anyway (edit similarity ≥ 0.7 to a
+/// held-out or unread probe request, ≥ 0.8 to any other) were left out, and so were two-step
+/// plans no other example declares (log then streak, query then add, streak then log): on
+/// the dev requests they made a one-step request read as two (57 of 63 right against 60).
+fn more_ways() -> Vec<Example> {
+    vec![
+        // search_catalog
+        call(
+            "잠이 너무 안 와요 ㅠㅠ 숙면에 좋은 거 뭐 있을까요",
+            "search_catalog",
+            json!({"keyword": "숙면"}),
+        ),
+        call(
+            "폰 좀 덜 만지고 싶다",
+            "search_catalog",
+            json!({"category": "디지털"}),
+        ),
+        call(
+            "유튜브 쇼츠 보다가 새벽 2시에 자는 게 일상이에요. 이거 고칠 만한 습관 있나요?",
+            "search_catalog",
+            json!({"keyword": "유튜브"}),
+        ),
+        call(
+            "음식 관련 습관 3개만 골라줘",
+            "search_catalog",
+            json!({"category": "식습관", "limit": 3}),
+        ),
+        call(
+            "거북목 심해요.. 고칠 습관?",
+            "search_catalog",
+            json!({"keyword": "거북목"}),
+        ),
+        call(
+            "회식이 잦아서 맥주를 너무 자주 마셔요. 도움 될 만한 거 검색 좀",
+            "search_catalog",
+            json!({"keyword": "맥주"}),
+        ),
+        call(
+            "만사가 귀찮음.. 이것도 습관으로 고칠 수 있나",
+            "search_catalog",
+            json!({"keyword": "귀찮음"}),
+        ),
+        call(
+            "홈트 workout 루틴에 넣을 만한 습관 있나",
+            "search_catalog",
+            json!({"category": "운동"}),
+        ),
+        call(
+            "치아 관리 습관 검색해 줄래?",
+            "search_catalog",
+            json!({"keyword": "치아"}),
+        ),
+        call(
+            "긴장하면 손톱 물어뜯는 버릇이 있어요",
+            "search_catalog",
+            json!({"keyword": "손톱"}),
+        ),
+        call(
+            "마음챙김 쪽으로 5개 추천",
+            "search_catalog",
+            json!({"category": "마음", "limit": 5}),
+        ),
+        // query_protocol
+        call(
+            "치실 한 번 습관은 정확히 뭘 하는 건가요?",
+            "query_protocol",
+            json!({"id": "build.floss-one-tooth"}),
+        ),
+        call(
+            "DASH 식단이 뭐야? 혈압에 좋다던데",
+            "query_protocol",
+            json!({"id": "diet.dash"}),
+        ),
+        call(
+            "휴대폰 거실에서 충전하는 거 어떻게 하는 건데",
+            "query_protocol",
+            json!({"id": "build.phone-outside-bedroom"}),
+        ),
+        call(
+            "break.smoking 상세 정보",
+            "query_protocol",
+            json!({"id": "break.smoking"}),
+        ),
+        call(
+            "오늘의 핵심 세 가지는 언제 정하는 게 좋아요?",
+            "query_protocol",
+            json!({"id": "build.daily-top3"}),
+        ),
+        call(
+            "12시간 식사 창 규칙 좀 알려줘",
+            "query_protocol",
+            json!({"id": "diet.12h-eating-window"}),
+        ),
+        call(
+            "마음 날씨가 뭐임",
+            "query_protocol",
+            json!({"id": "build.mood-check"}),
+        ),
+        call(
+            "잠들기 전 30분 마무리 루틴 최소한 뭐만 하면 돼?",
+            "query_protocol",
+            json!({"id": "build.wind-down"}),
+        ),
+        call(
+            "고단백 식단 주의할 점 있어?",
+            "query_protocol",
+            json!({"id": "diet.high-protein"}),
+        ),
+        call(
+            "단 음료 바꾸기에서 대신 뭘 마시라는 거야",
+            "query_protocol",
+            json!({"id": "break.sugary-drinks"}),
+        ),
+        call(
+            "혈당 안정 식단은 얼마 동안 해야 돼요",
+            "query_protocol",
+            json!({"id": "diet.low-glycemic"}),
+        ),
+        call(
+            "break.procrastination 방법이 궁금합니다",
+            "query_protocol",
+            json!({"id": "break.procrastination"}),
+        ),
+        // list_active_habits
+        call("내가 등록한거 전부 보여져", "list_active_habits", json!({})),
+        call(
+            "요새 내가 뭘 하기로 했는지 까먹었어 ㅋㅋ",
+            "list_active_habits",
+            json!({}),
+        ),
+        call("몇 번이 뭐였지? 번호 헷갈려", "list_active_habits", json!({})),
+        call("습관 몇 개 등록돼 있어?", "list_active_habits", json!({})),
+        call("습관 남은 자리 있나 확인 좀", "list_active_habits", json!({})),
+        call("진행중인습관보여줘", "list_active_habits", json!({})),
+        call(
+            "혹시 끊을 습관 자리는 남아 있나요?",
+            "list_active_habits",
+            json!({}),
+        ),
+        call(
+            "제 습관 번호랑 이름 좀 알려주실래요?",
+            "list_active_habits",
+            json!({}),
+        ),
+        call("내가 만든 습관들 나열해 봐", "list_active_habits", json!({})),
+        call(
+            "오늘 해야 할 습관이 뭐였는지 보여줘",
+            "list_active_habits",
+            json!({}),
+        ),
+        // get_streak
+        call(
+            "첫 번째 습관 연속 기록 궁금해",
+            "get_streak",
+            json!({"habit_id": 1}),
+        ),
+        call("#3 스트릭", "get_streak", json!({"habit_id": 3})),
+        call(
+            "2번째 습관 지금 며칠 이어가는 중이에요?",
+            "get_streak",
+            json!({"habit_id": 2}),
+        ),
+        call(
+            "한 달 동안 1번은 몇 번이나 했는지 궁금해",
+            "get_streak",
+            json!({"habit_id": 1}),
+        ),
+        call(
+            "세 번째 거 최장 기록 알려줘",
+            "get_streak",
+            json!({"habit_id": 3}),
+        ),
+        call(
+            "1번 습관 얼마나 이어가고 있는지 궁금하네요",
+            "get_streak",
+            json!({"habit_id": 1}),
+        ),
+        call("3번 티어 뭐얌", "get_streak", json!({"habit_id": 3})),
+        call(
+            "둘째 습관 잘 되고 있나 통계 좀",
+            "get_streak",
+            json!({"habit_id": 2}),
+        ),
+        call("1번 기록 현황 알려줘", "get_streak", json!({"habit_id": 1})),
+        call("#2 연속 며칠?", "get_streak", json!({"habit_id": 2})),
+        call(
+            "3번 습관 이번 달 성과 어때요? 솔직하게",
+            "get_streak",
+            json!({"habit_id": 3}),
+        ),
+        // add_habit
+        call(
+            "이번엔 정체성으로 가 볼게요. 나는 매일 책 읽는 사람 — 독서 습관으로 등록해 주세요",
+            "add_habit",
+            json!({"protocol_id": "build.read-10-pages", "frame_level": 3, "framed_text": "나는 매일 책 읽는 사람"}),
+        ),
+        call(
+            "build.daily-pushups 추가할게 저녁 양치 끝나면 푸시업 다섯 개",
+            "add_habit",
+            json!({"protocol_id": "build.daily-pushups", "frame_level": 2, "framed_text": "저녁 양치 끝나면 푸시업 다섯 개", "dose_text": "다섯 개"}),
+        ),
+        call(
+            "콜라 맨날 마시는데 단 음료 바꾸기로 등록할게. '콜라 대신 탄산수 마시기'",
+            "add_habit",
+            json!({"protocol_id": "break.sugary-drinks", "frame_level": 1, "framed_text": "콜라 대신 탄산수 마시기"}),
+        ),
+        call(
+            "휴대폰 침실 밖에서 충전하는 습관 만들래요. 자기 전에 거실 충전기에 꽂기",
+            "add_habit",
+            json!({"protocol_id": "build.phone-outside-bedroom", "frame_level": 2, "framed_text": "자기 전에 거실 충전기에 꽂기", "anchor_when": "자기 전에"}),
+        ),
+        call(
+            "야식 대신 할 거 정했어. 밤 10시 넘으면 양치하고 불 끄기로 등록해줘",
+            "add_habit",
+            json!({"protocol_id": "break.late-night-snacking", "frame_level": 2, "framed_text": "밤 10시 넘으면 양치하고 불 끄기"}),
+        ),
+        call(
+            "2분 호흡 명상 추가. 점심 먹고 2분 숨 고르기",
+            "add_habit",
+            json!({"protocol_id": "build.breathing-2min", "frame_level": 2, "framed_text": "점심 먹고 2분 숨 고르기", "anchor_after_what": "점심 먹고", "dose_text": "2분"}),
+        ),
+        call(
+            "아침 햇빛 쬐기 시작할래 ☀️ 출근길에 10분 햇볕 받으며 걷기",
+            "add_habit",
+            json!({"protocol_id": "build.morning-sunlight", "frame_level": 2, "framed_text": "출근길에 10분 햇볕 받으며 걷기", "dose_text": "10분"}),
+        ),
+        call(
+            "감정 기록하는 습관 1단계로 추가해줘 '기분 한 단어로 적기'",
+            "add_habit",
+            json!({"protocol_id": "build.mood-check", "frame_level": 1, "framed_text": "기분 한 단어로 적기"}),
+        ),
+        call(
+            "계단 습관은 정체성 문장으로 할래: 나는 계단을 오르는 사람이다",
+            "add_habit",
+            json!({"protocol_id": "build.take-stairs", "frame_level": 3, "framed_text": "나는 계단을 오르는 사람이다"}),
+        ),
+        call(
+            "스누즈 버릇 바꾸는 거 등록해줘. 알람 울리면 바로 커튼 열기",
+            "add_habit",
+            json!({"protocol_id": "break.snooze", "frame_level": 2, "framed_text": "알람 울리면 바로 커튼 열기", "anchor_after_what": "알람 울리면"}),
+        ),
+        call(
+            "담배 대신할 습관 추가: 피우고 싶을 때 물 한 잔 마시기",
+            "add_habit",
+            json!({"protocol_id": "break.smoking", "frame_level": 2, "framed_text": "피우고 싶을 때 물 한 잔 마시기"}),
+        ),
+        // log_tracker_entry
+        call(
+            "첫 번째 습관 오늘 완료했어요",
+            "log_tracker_entry",
+            json!({"habit_id": 1, "value": "done"}),
+        ),
+        call(
+            "#2 체크",
+            "log_tracker_entry",
+            json!({"habit_id": 2, "value": "done"}),
+        ),
+        call(
+            "3번 어젯밤에 했는데 기록 못 했어",
+            "log_tracker_entry",
+            json!({"habit_id": 3, "value": "done", "date": "yesterday"}),
+        ),
+        call(
+            "1번 했음 메모: 비 와서 실내에서 제자리걸음",
+            "log_tracker_entry",
+            json!({"habit_id": 1, "value": "done", "note": "비 와서 실내에서 제자리걸음"}),
+        ),
+        call(
+            "2번 오늘 끝냄ㅋㅋ",
+            "log_tracker_entry",
+            json!({"habit_id": 2, "value": "done"}),
+        ),
+        call(
+            "오늘 두 번째 거 성공!! 🎉",
+            "log_tracker_entry",
+            json!({"habit_id": 2, "value": "done"}),
+        ),
+        call(
+            "3번은 컨디션이 안 좋아서 오늘 휴식",
+            "log_tracker_entry",
+            json!({"habit_id": 3, "value": "blank"}),
+        ),
+        call(
+            "어제 1번 못했어 쉰 걸로 처리해줘",
+            "log_tracker_entry",
+            json!({"habit_id": 1, "value": "blank", "date": "yesterday"}),
+        ),
+        call(
+            "방금 2번 끝! 메모: 10쪽 말고 20쪽 읽음",
+            "log_tracker_entry",
+            json!({"habit_id": 2, "value": "done", "note": "10쪽 말고 20쪽 읽음"}),
+        ),
+        call(
+            "오늘 여행 중이라 #1은 쉴게요",
+            "log_tracker_entry",
+            json!({"habit_id": 1, "value": "blank"}),
+        ),
+        call(
+            "어제 3번 done 처리",
+            "log_tracker_entry",
+            json!({"habit_id": 3, "value": "done", "date": "yesterday"}),
+        ),
+        call(
+            "세 번째 습관 어제 꺼 체크해 줘",
+            "log_tracker_entry",
+            json!({"habit_id": 3, "value": "done", "date": "yesterday"}),
+        ),
+        // Two calls.
+        Example::new("커피 줄이는 습관 검색해서 등록해 줘, 오후 두 시 이후엔 디카페인 마시기")
+            .call("search_catalog", json!({"keyword": "커피"}))
+            .call("add_habit", json!({"protocol_id": "break.late-caffeine", "frame_level": 2, "framed_text": "오후 두 시 이후엔 디카페인 마시기"})),
+        Example::new("두뇌에 좋은 식단 찾아보고 내용도 설명해 줘")
+            .call("search_catalog", json!({"keyword": "두뇌"}))
+            .call("query_protocol", json!({"id": "diet.mind"})),
+        Example::new("내 습관 목록 띄우고 #2 오늘 완료 처리")
+            .call("list_active_habits", json!({}))
+            .call("log_tracker_entry", json!({"habit_id": 2, "value": "done"})),
+        Example::new("2번 3번 둘 다 완료")
+            .call("log_tracker_entry", json!({"habit_id": 2, "value": "done"}))
+            .call("log_tracker_entry", json!({"habit_id": 3, "value": "done"})),
+        Example::new("1번은 했고 2번은 오늘 쉴래")
+            .call("log_tracker_entry", json!({"habit_id": 1, "value": "done"}))
+            .call("log_tracker_entry", json!({"habit_id": 2, "value": "blank"})),
+        Example::new("습관 뭐 있는지랑 첫 번째 거 스트릭 같이 알려줘")
+            .call("list_active_habits", json!({}))
+            .call("get_streak", json!({"habit_id": 1})),
+        Example::new("미루기 고치는 습관 찾아서 추가해줘. 하기 싫을 때 2분만 시작하기")
+            .call("search_catalog", json!({"keyword": "미루기"}))
+            .call("add_habit", json!({"protocol_id": "break.procrastination", "frame_level": 2, "framed_text": "하기 싫을 때 2분만 시작하기"})),
+        Example::new("계획 세우는 습관 찾아서 추가해 주세요. 나는 하루를 계획하는 사람")
+            .call("search_catalog", json!({"keyword": "계획"}))
+            .call("add_habit", json!({"protocol_id": "build.daily-top3", "frame_level": 3, "framed_text": "나는 하루를 계획하는 사람"})),
+        // No tool.
+        chat("하이~", "안녕하세요! 오늘 챙기고 싶은 습관이 있으면 말씀해 주세요."),
+        chat(
+            "진짜 고마워요 덕분에 일주일 버텼어요",
+            "일주일이나 해내셨다니 멋져요! 그 기세로 계속 가 봐요.",
+        ),
+        chat("좋은 밤 되세요", "감사합니다. 푹 주무시고 내일 또 만나요!"),
+        chat(
+            "아침형 인간이 되는 게 나을까, 저녁형이 나을까?",
+            "정답은 없어요. 내 생활에 맞는 시간에 꾸준히 하는 게 가장 중요해요.",
+        ),
+        chat(
+            "작심삼일인데 나 같은 사람도 할 수 있을까",
+            "물론이에요! 사흘마다 다시 시작해도 괜찮아요. 아주 작게 시작해 봐요.",
+        ),
+        chat(
+            "환경 설계가 뭐야?",
+            "좋은 습관은 눈에 띄고 쉽게, 나쁜 습관은 번거롭게 주변을 바꾸는 거예요.",
+        ),
+        chat(
+            "오늘 로또 번호 뭐가 좋을까",
+            "그건 제가 알 수 없어요. 습관 만들기라면 언제든 도와드릴게요.",
+        ),
+        chat(
+            "영어로 번역 좀 해줄래?",
+            "번역은 도와드리기 어려워요. 저는 습관을 함께 만드는 코치예요.",
+        ),
+        chat("야 너 AI야?", "네, 습관 만들기를 돕는 AI 코치예요."),
+        chat(
+            "회사 일 때문에 스트레스 받아 죽겠어",
+            "많이 지치셨겠어요. 잠깐 숨 한번 크게 쉬어 보세요. 원하면 도움이 될 습관도 찾아 드릴게요.",
+        ),
+        chat("오늘 하루도 다 끝났다 ㅎ", "오늘도 수고 많으셨어요! 편하게 쉬세요."),
+        chat(
+            "나쁜 습관은 그냥 참으면 되는 거 아냐?",
+            "참기만 하면 금방 지쳐요. 그 순간에 대신 할 행동을 정해 두는 게 훨씬 쉬워요.",
+        ),
+        chat("오 ㄳ", "천만에요! 또 필요하면 불러 주세요."),
+        chat(
+            "주말엔 습관 쉬어도 되나요?",
+            "가끔 쉬어도 괜찮아요. 두 번 연속으로만 빠지지 않게 해 보세요.",
+        ),
+        chat(
+            "요즘 야근이 많아서 집에 오면 아무것도 하기 싫어요. 그래도 습관 계속해야 할까요?",
+            "그럴 땐 가장 작은 만큼만 해도 충분해요. 1분이라도 하면 흐름이 이어져요.",
         ),
     ]
 }
