@@ -241,19 +241,20 @@ impl Chooser {
             // weaker guide than the examples on requests worded unlike either, so they count
             // for less against the router.
             candidates: 3,
-            // 0.05 until the habit coach's examples grew from 160 to 250: the router then
-            // ranked better alone (probe-001–500: 384 right against 364) and at 0.05 counted
-            // for too little beside the reading (431, against 442 at 0.02; dev 60 and 61).
-            // Channels without the reading chose 406 at 0.02 and 409 at 0.05.
-            router_temperature: 0.02,
+            // With the habit coach's 250 examples (160 before) the router ranks better alone
+            // (probe-001–500: 384 right against 364), and 0.02 chose better on the tuning
+            // requests (probe 442 against 431, dev 61 against 60) but worse on the batch no
+            // one tuning had read (probe-501–548: 39 against 42 of 48), and it let the
+            // router's letters outvote a reading four times in five sure of the other tool
+            // (`tests/plans.rs`). So 0.05 stays. Channels without the reading: 406 and 409.
+            router_temperature: 0.05,
             channel_temperature: 3.0,
             channel_weight: 1.0,
             // Chosen on the same requests with the model's reading (`eval --choice-only`):
             // the router at temperature 0.05 plus the reading's log-probability at weight 1
             // chose right for 166 of 187 (measured before the classifier was fitted to its
             // optimum, which now gives 170); weights 0.5–2 at router temperatures 0.05–0.1
-            // within two of it, weight 0.25 or temperature 0.02 up to seven fewer. (With the
-            // 250 examples, temperature 0.02 at weight 1 chooses best; see above.)
+            // within two of it, weight 0.25 or temperature 0.02 up to seven fewer.
             reading_weight: 1.0,
             // Off: channels beside the reading helped only the requests it was chosen on.
             // At the channel defaults above and weight 1, `eval --choice-only` chose right for
