@@ -166,9 +166,12 @@ async fn a_step_with_nothing_to_choose_is_answered_without_the_model() {
             .any(|e| matches!(e, AgentEvent::ToolCallRequested { .. })),
         "no call written: {events:?}"
     );
-    assert!(
-        transcript.received().choices.is_empty(),
-        "the model was not asked"
+    let received = transcript.received();
+    assert!(received.choices.is_empty(), "the model was not asked");
+    assert_eq!(
+        received.exchanges,
+        [("2번 완료 체크".to_owned(), answer)],
+        "but its history holds what the person asked and was told"
     );
 }
 

@@ -483,6 +483,38 @@ fn recorded_results_join_the_kv_cache_without_a_reply() {
     );
 }
 
+#[test]
+fn a_recorded_exchange_joins_the_kv_cache_without_a_reply() {
+    let Some((backend, _guard)) = backend() else {
+        return;
+    };
+    // What the turn after it starts from, generated words aside.
+    let before_reply = |session: &GemmaSession| {
+        let last = session.stats().last_turn;
+        last.context_tokens - last.generated_tokens()
+    };
+    let mut plain = notebook_session(&backend, &[]);
+    let events = chat(&mut plain, "안녕");
+    assert!(events.iter().all(Result::is_ok), "{events:?}");
+    let without = before_reply(&plain);
+
+    let mut session = notebook_session(&backend, &[]);
+    session.record_exchange("3번 메모 지워줘", "지금은 지울 수 있는 메모가 아직 없어요.");
+    let events = chat(&mut session, "안녕");
+    assert!(events.iter().all(Result::is_ok), "{events:?}");
+    let stats = session.stats();
+    assert_eq!(stats.turns, 1, "recording runs no turn");
+    assert!(
+        before_reply(&session) >= without + 15,
+        "the exchange is in the context: {} against {without}",
+        before_reply(&session)
+    );
+    assert_eq!(
+        stats.last_turn.kv_cache_tokens, stats.last_turn.context_tokens,
+        "{stats:?}"
+    );
+}
+
 /// The greedy answer text of one turn.
 fn answer(session: &mut GemmaSession, input: &str) -> String {
     let events = chat(session, input);

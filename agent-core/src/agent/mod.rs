@@ -369,19 +369,20 @@ impl<S: ChatSession> Agent<S> {
                     break;
                 }
                 // Nothing to ask the model for, or a person to confirm: the call could only
-                // name something that does not exist. The model sees no call and no words,
-                // so the exchange is not in its history.
-                let text = self
+                // name something that does not exist. The exchange joins the model's history
+                // as the person saw it, so the next message does not follow a gap.
+                let answer = self
                     .messages
                     .nothing_to_choose
                     .replace("{tool}", &self.label(tool))
                     .replace("{param}", &param);
-                self.emit(AgentEvent::TextDelta(text.clone()));
+                self.session.record_exchange(text, &answer);
+                self.emit(AgentEvent::TextDelta(answer.clone()));
                 self.emit(AgentEvent::DefaultAnswer {
-                    text: text.clone(),
+                    text: answer.clone(),
                     held_back: None,
                 });
-                return self.finish(text, &turn);
+                return self.finish(answer, &turn);
             }
             if let TurnInput::Results(results) = &input {
                 // A later step's values are judged by the request and what came back so far:

@@ -200,6 +200,17 @@ pub trait ChatSession: Send {
         let _ = results;
     }
 
+    /// Appends a whole exchange — a user message and the words that answered it — to the
+    /// conversation *without* asking the model for a turn.
+    ///
+    /// The agent uses this when it answers a request itself, without the model (a step whose
+    /// required value has nothing to choose from): the model's history then still holds what
+    /// the person asked and was told, so the next message does not follow a gap. Sessions
+    /// that keep history must override it; the default forgets the exchange.
+    fn record_exchange(&mut self, request: &str, answer: &str) {
+        let _ = (request, answer);
+    }
+
     /// Scores `text` as a request under each of the `channels` (indices into
     /// [`ChatConfig::channels`]): the log-likelihood of its tokens after each channel's text.
     /// `Ok(None)` when the session cannot score (the default); the chooser then uses its

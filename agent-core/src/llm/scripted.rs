@@ -45,6 +45,8 @@ pub struct Received {
     pub clears: usize,
     /// Every batch of texts the session was asked to read, in order.
     pub read: Vec<Vec<String>>,
+    /// Every exchange recorded without a turn (`record_exchange`): request and answer.
+    pub exchanges: Vec<(String, String)>,
 }
 
 /// A shared view of what a [`ScriptedSession`] received.
@@ -166,6 +168,13 @@ impl ChatSession for ScriptedSession {
         self.transcript.lock().tool_results.push(results);
     }
 
+    fn record_exchange(&mut self, request: &str, answer: &str) {
+        self.transcript
+            .lock()
+            .exchanges
+            .push((request.to_owned(), answer.to_owned()));
+    }
+
     fn read_texts<'a>(
         &'a mut self,
         texts: &'a [String],
@@ -221,6 +230,7 @@ mod tests {
                 shown_examples: vec![Vec::new(); 3],
                 clears: 1,
                 read: Vec::new(),
+                exchanges: Vec::new(),
             }
         );
     }

@@ -244,6 +244,14 @@ impl ChatSession for GemmaSession {
         let _ = self.commands.send(Command::Record(results));
     }
 
+    fn record_exchange(&mut self, request: &str, answer: &str) {
+        // If the worker is gone the next turn reports it.
+        let _ = self.commands.send(Command::RecordExchange {
+            request: request.to_owned(),
+            answer: answer.to_owned(),
+        });
+    }
+
     fn clear(&mut self) {
         // If the worker is gone there is nothing to clear; the next turn reports it.
         let _ = self.commands.send(Command::Clear);

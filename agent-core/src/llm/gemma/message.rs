@@ -18,6 +18,14 @@ pub(crate) enum Command {
     /// Append results without generating (see
     /// [`ChatSession::record_results`](crate::ChatSession::record_results)).
     Record(Vec<ResultMessage>),
+    /// Append a user message and its answer without generating (see
+    /// [`ChatSession::record_exchange`](crate::ChatSession::record_exchange)).
+    RecordExchange {
+        /// The user's message.
+        request: String,
+        /// The words that answered it.
+        answer: String,
+    },
     /// Score a request under some channels.
     Score {
         /// The request.

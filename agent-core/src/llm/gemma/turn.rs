@@ -398,6 +398,37 @@ impl<'m> Session<'m> {
         }
     }
 
+    /// Appends a user message and the words that answered it without asking for a reply: the
+    /// model's turn is left open after the words, as after a text turn it generated.
+    pub(crate) fn record_exchange(&mut self, request: &str, answer: &str) {
+        if self.conversation.broken.is_some() {
+            return;
+        }
+        let format = self.shared.format.format();
+        let mut prompt = format::input(
+            format,
+            self.conversation.state,
+            &TurnInput::User(request.to_owned()),
+            "",
+            true,
+        );
+        prompt.text(answer);
+        let mut tokens = self.conversation.pending.clone();
+        tokens.extend(self.shared.tokenize(&prompt));
+        // As in `record`: an exchange that does not fit is dropped (the next turn then
+        // reports a full context), a failed evaluation breaks the session.
+        if self.conversation.admit(tokens.len(), 0).is_err() {
+            return;
+        }
+        if self.conversation.append(&tokens).is_ok() {
+            self.conversation.pending.clear();
+            self.conversation.state = State {
+                model_turn_open: true,
+                after_call: false,
+            };
+        }
+    }
+
     /// The model's reading of `texts` (see `reading.rs`); the vectors of this session's
     /// declared examples' requests are kept on disk too.
     pub(crate) fn read_texts(

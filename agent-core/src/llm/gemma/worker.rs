@@ -130,6 +130,9 @@ pub(super) fn run(
                 outcome
             }
             Command::Record(results) => catch_unwind(AssertUnwindSafe(|| session.record(results))),
+            Command::RecordExchange { request, answer } => catch_unwind(AssertUnwindSafe(|| {
+                session.record_exchange(&request, &answer);
+            })),
             Command::Score {
                 text,
                 channels,
@@ -210,7 +213,7 @@ fn refuse(commands: &mpsc::Receiver<Command>, error: &LlmError) {
             Command::FreeDecode { reply, .. } => {
                 let _ = reply.send(Err(error.clone()));
             }
-            Command::Record(_) | Command::Clear => {}
+            Command::Record(_) | Command::RecordExchange { .. } | Command::Clear => {}
         }
     }
 }
