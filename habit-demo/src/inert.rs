@@ -99,8 +99,8 @@ pub(crate) fn clip(text: &str, max: usize) -> String {
 /// onto a row of the terminal that does not begin with the dialog's frame.
 ///
 /// Rows break after a space where one is near enough: a word (`search_catalog`, `2026-12-04`)
-/// that fits on a row is not split across two, and a space that would end a full row ends it
-/// rather than starting the next. Only a word wider than a row is cut inside.
+/// that fits on a row is not split across two, and a space that does not fit on a full row
+/// becomes the break (it is not shown). Only a word wider than a row is cut inside.
 pub(crate) fn wrap(text: &str, columns: usize) -> Vec<String> {
     let columns = columns.max(8);
     let width_of =
@@ -137,8 +137,7 @@ pub(crate) fn wrap(text: &str, columns: usize) -> Vec<String> {
             let w = width_of(&piece);
             if width + w > columns && !row.is_empty() {
                 if piece == " " {
-                    // The space that ends a full row is the break itself.
-                    row.push(' ');
+                    // A space that does not fit on a full row is the break itself.
                     rows.push(std::mem::take(&mut row));
                     width = 0;
                     continue;
@@ -234,7 +233,8 @@ mod tests {
         }
         assert_eq!(rows.concat(), text);
         assert_eq!(wrap("", 10), [""]);
-        // Words that fit on a row are not cut; a space ending a full row ends it.
+        // Words that fit on a row are not cut; a space past a full row is the break.
+        assert_eq!(wrap("abcdefgh ijk", 8), ["abcdefgh", "ijk"]);
         let text = "먼저 search_catalog로 id를 찾으세요.";
         let rows = wrap(text, 20);
         assert_eq!(rows, ["먼저 ", "search_catalog로 ", "id를 찾으세요."]);
