@@ -377,25 +377,14 @@ impl<'m> Session<'m> {
         if self.conversation.broken.is_some() {
             return;
         }
-        let format = self.shared.format.format();
         let prompt = format::input(
-            format,
+            self.shared.format.format(),
             self.conversation.state,
             &TurnInput::Results(results),
             "",
             false,
         );
-        let mut tokens = self.conversation.pending.clone();
-        tokens.extend(self.shared.tokenize(&prompt));
-        // No turn is running, so nothing can be reported: results that do not fit are dropped
-        // (the next turn then reports a full context), a failed evaluation breaks the session.
-        if self.conversation.admit(tokens.len(), 0).is_err() {
-            return;
-        }
-        if self.conversation.append(&tokens).is_ok() {
-            self.conversation.pending.clear();
-            self.conversation.state = State::default();
-        }
+        self.append_unanswered(&prompt, State::default());
     }
 
     /// Appends a user message and the words that answered it without asking for a reply: the
@@ -404,28 +393,36 @@ impl<'m> Session<'m> {
         if self.conversation.broken.is_some() {
             return;
         }
-        let format = self.shared.format.format();
         let mut prompt = format::input(
-            format,
+            self.shared.format.format(),
             self.conversation.state,
             &TurnInput::User(request.to_owned()),
             "",
             true,
         );
         prompt.text(answer);
+        self.append_unanswered(
+            &prompt,
+            State {
+                model_turn_open: true,
+                after_call: false,
+            },
+        );
+    }
+
+    /// Evaluates `prompt` after what the last reply left pending, with no turn running, and
+    /// leaves the conversation in state `after`. Nothing can be reported: a prompt that does
+    /// not fit is dropped (the next turn then reports a full context), a failed evaluation
+    /// breaks the session.
+    fn append_unanswered(&mut self, prompt: &format::Prompt, after: State) {
         let mut tokens = self.conversation.pending.clone();
-        tokens.extend(self.shared.tokenize(&prompt));
-        // As in `record`: an exchange that does not fit is dropped (the next turn then
-        // reports a full context), a failed evaluation breaks the session.
+        tokens.extend(self.shared.tokenize(prompt));
         if self.conversation.admit(tokens.len(), 0).is_err() {
             return;
         }
         if self.conversation.append(&tokens).is_ok() {
             self.conversation.pending.clear();
-            self.conversation.state = State {
-                model_turn_open: true,
-                after_call: false,
-            };
+            self.conversation.state = after;
         }
     }
 
