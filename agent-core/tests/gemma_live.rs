@@ -719,7 +719,7 @@ fn free_decoding_evaluates_the_turns_input_decodes_as_asked_and_forgets() {
 }
 
 #[test]
-fn the_reading_model_is_cut_once_checked_at_each_start_and_reads_alike() {
+fn the_reading_model_is_cut_once_checked_at_each_start_and_reads_alike_without_a_cache_too() {
     let Some(path) = model_path() else { return };
     let _guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
     let dir = std::env::temp_dir().join(format!("agent-rs-reading-test-{}", std::process::id()));
@@ -797,6 +797,20 @@ fn the_reading_model_is_cut_once_checked_at_each_start_and_reads_alike() {
     std::thread::sleep(Duration::from_millis(20));
     assert_eq!(read(&declared), first);
     assert_ne!(files(".gguf"), cut, "cut again");
+
+    // A cache directory that cannot be made (here: under a file) costs time, never the
+    // reading: the model is cut for the process alone and reads the same.
+    let blocked = dir.join("a-file");
+    std::fs::write(&blocked, b"not a directory").expect("write");
+    let mut unwritable = cached.clone();
+    unwritable.prefix_cache = PrefixCache::Dir(blocked.join("cache"));
+    let backend = GemmaBackend::load(&path, unwritable).expect("model");
+    let mut session = backend.session(config.clone()).expect("session");
+    let without_cache = runtime
+        .block_on(session.read_texts(&declared))
+        .expect("read")
+        .expect("the backend reads without its cache directory");
+    assert_eq!(without_cache, first);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -54,8 +54,8 @@ pub enum PrefixCache {
 }
 
 impl PrefixCache {
-    /// The directory, if files are kept.
-    pub(crate) fn dir(&self) -> Option<PathBuf> {
+    /// The directory the files are kept in; `None` for [`PrefixCache::Off`].
+    pub fn dir(&self) -> Option<PathBuf> {
         match self {
             Self::Default => Some(cache_home().join("agent-rs").join("prefix")),
             Self::Dir(dir) => Some(dir.clone()),
@@ -454,11 +454,8 @@ pub(crate) fn check_gguf(path: &Path) -> Result<(), LlmError> {
                 path: path.to_path_buf(),
             });
         }
-        Err(_) => {
-            return Err(LlmError::NotGguf {
-                path: path.to_path_buf(),
-            });
-        }
+        // Unreadable is not "not a GGUF": the person must fix permissions, not the file.
+        Err(e) => return Err(LlmError::Load(format!("{}: {e}", path.display()))),
     };
     let mut magic = [0_u8; 4];
     match file.read_exact(&mut magic) {

@@ -183,21 +183,24 @@ impl Reading {
             gguf::first_blocks(&shared.path, path, blocks)
                 .map_err(|e| LlmError::Load(format!("reading model: {e}")))
         };
-        let (model, paths) = match shared.options.prefix_cache.dir() {
-            Some(dir) => {
-                let paths = CachePaths::new(&dir, shared, blocks);
-                if !paths.valid() {
+        // A cache directory that cannot be written costs time, never the reading: the cut
+        // model is then made for this process only, as with no cache directory.
+        let cached = shared.options.prefix_cache.dir().and_then(|dir| {
+            let paths = CachePaths::new(&dir, shared, blocks);
+            if !paths.valid() {
+                paths.remove();
+                if std::fs::create_dir_all(&dir).is_err() || cut(&paths.model).is_err() {
                     paths.remove();
-                    std::fs::create_dir_all(&dir).map_err(|e| {
-                        LlmError::Load(format!("reading model: {}: {e}", dir.display()))
-                    })?;
-                    cut(&paths.model)?;
-                    paths.record();
+                    return None;
                 }
-                (load(&paths.model)?, Some(paths))
+                paths.record();
             }
+            Some(paths)
+        });
+        let (model, paths) = match cached {
+            Some(paths) => (load(&paths.model)?, Some(paths)),
             None => {
-                // No cache directory: a file of this process's own, gone once mapped.
+                // A file of this process's own, gone once mapped.
                 let path = std::env::temp_dir().join(format!(
                     "agent-rs-reading-{}-{blocks}.gguf",
                     std::process::id()
