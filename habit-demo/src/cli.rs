@@ -76,6 +76,10 @@ pub(crate) enum Command {
     /// Serve the habit tools to another assistant over MCP on stdin/stdout (no model is
     /// loaded); writes ask the person through the client first
     Mcp(crate::mcp::McpArgs),
+    /// Do a model's one-time start-up work now (evaluate the preamble, read the tools'
+    /// examples) and keep it in the cache files, so the chat's first message is answered at
+    /// once; on a prepared machine it only checks the files
+    Prepare(crate::prepare::PrepareArgs),
 }
 
 #[cfg(test)]
@@ -98,6 +102,18 @@ mod tests {
         assert_eq!(args.confirm_timeout, 300);
         // The chat's flags do not apply to it; `--yes` least of all.
         assert!(Cli::try_parse_from(["habit-demo", "--yes", "mcp"]).is_err());
+    }
+
+    #[test]
+    fn prepare_takes_the_models_flags_and_no_database() {
+        let cli =
+            Cli::try_parse_from(["habit-demo", "prepare", "--model", "/m.gguf"]).expect("valid");
+        let Some(Command::Prepare(args)) = cli.command else {
+            panic!("not the prepare mode: {cli:?}");
+        };
+        assert_eq!(args.model, Some(PathBuf::from("/m.gguf")));
+        assert!(Cli::try_parse_from(["habit-demo", "prepare", "--db", "/tmp/h.db"]).is_err());
+        assert!(Cli::try_parse_from(["habit-demo", "--model", "/m.gguf", "prepare"]).is_err());
     }
 
     #[test]

@@ -83,6 +83,9 @@ pub(crate) enum DemoError {
     /// The tools could not be registered (a bug, not a user error).
     #[error("도구를 등록하지 못했습니다: {0}")]
     Registry(#[from] RegistryError),
+    /// `habit-demo prepare` stopped before the examples were read.
+    #[error("도구 선택을 준비하지 못했습니다: {0}")]
+    Prepare(#[source] agent_core::AgentError),
     /// The terminal could not be set up for line editing.
     #[error("터미널 입력을 준비하지 못했습니다: {0}")]
     Terminal(String),

@@ -16,6 +16,7 @@
 //! | `ui` | terminal output and styles |
 //! | `script` | the hidden `--script` test mode |
 //! | `mcp` | `habit-demo mcp`: the tools served to another assistant over MCP instead of the chat |
+//! | `prepare` | `habit-demo prepare`: a model's one-time start-up work, done before the chat |
 //! | `error` | start-up errors, one line each |
 
 mod app;
@@ -30,6 +31,7 @@ mod interrupt;
 mod mcp;
 mod model;
 mod outcome;
+mod prepare;
 mod render;
 mod script;
 mod ui;
@@ -40,8 +42,10 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let mut cli = cli::Cli::parse();
-    if let Some(cli::Command::Mcp(args)) = cli.command.take() {
-        return mcp::main(args);
+    match cli.command.take() {
+        Some(cli::Command::Mcp(args)) => return mcp::main(args),
+        Some(cli::Command::Prepare(args)) => return prepare::main(args),
+        None => {}
     }
     let outcome = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -15,7 +15,7 @@ use agent_core::LlmError;
 use agent_core::llm::gemma::{GemmaBackend, GemmaOptions, GemmaSession, MODEL_ENV};
 
 use crate::error::DemoError;
-use crate::ui::{Style, Ui};
+use crate::ui::{SPINNER, Style, Ui};
 
 /// Where the model path came from, for the error when it is missing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,12 +83,11 @@ pub(crate) fn load(
 
     let animate = std::io::stderr().is_terminal();
     if animate {
-        const FRAMES: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
         let mut frame = 0;
         while !worker.is_finished() {
             ui.progress(Some(&format!(
                 "{} 모델을 불러오는 중… {name} {:.1}초",
-                FRAMES[frame % FRAMES.len()],
+                SPINNER[frame % SPINNER.len()],
                 started.elapsed().as_secs_f64()
             )));
             frame += 1;

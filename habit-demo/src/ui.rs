@@ -57,6 +57,9 @@ pub(crate) struct Ui {
 }
 
 /// Where a [`Ui`] writes.
+/// The frames of the spinner shown beside long work on a terminal.
+pub(crate) const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
 #[derive(Debug, Clone)]
 enum Sink {
     Std,

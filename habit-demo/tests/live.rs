@@ -1,4 +1,5 @@
-//! The real model through piped stdin: the program loads Gemma, answers, and exits 0.
+//! The real model through piped stdin: the program loads Gemma, answers, and exits 0; and
+//! `habit-demo prepare`, which does a model's first-start work ahead of the chat.
 //!
 //! The model is found like the backend finds it (`$GEMMA_MODEL`, else the cache of
 //! `scripts/fetch-model.sh`). When it is missing the test is skipped with a message locally,
@@ -70,4 +71,49 @@ fn the_real_model_answers_through_piped_stdin() {
         "raw JSON without --verbose\n{out}"
     );
     assert!(out.stdout.contains("내 습관 0개"), "{out}");
+}
+
+#[test]
+fn prepare_does_a_models_first_start_work_once_and_later_runs_restore_it() {
+    let Some(model) = model_path() else { return };
+    let sandbox = Sandbox::new();
+    let prepare = || {
+        let mut command = sandbox.command();
+        command.arg("prepare").arg("--model").arg(&model);
+        let out = support::run_within(command, b"", Duration::from_secs(600));
+        out.assert_success();
+        out
+    };
+
+    let first = prepare();
+    assert!(
+        first.stderr.contains("평가해서 캐시 파일에 저장"),
+        "{first}"
+    );
+    assert!(first.stderr.contains("✓ 도구 선택 예시"), "{first}");
+    let cache = sandbox.path("cache").join("agent-rs").join("prefix");
+    let names: Vec<String> = std::fs::read_dir(&cache)
+        .expect("the prefix cache directory")
+        .map(|entry| {
+            entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    for kind in [".kv", ".gguf", ".vectors"] {
+        assert!(
+            names.iter().any(|name| name.ends_with(kind)),
+            "no {kind} file in {names:?}"
+        );
+    }
+
+    let again = prepare();
+    assert!(again.stderr.contains("캐시 파일에서 복원"), "{again}");
+    // The preamble depends on the tools, not on anyone's habits: no database is made.
+    assert!(
+        !sandbox.path("data").exists(),
+        "prepare touched the data directory"
+    );
 }
