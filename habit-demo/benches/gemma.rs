@@ -18,7 +18,7 @@
 //!    to the first text its first reply streams (a text turn): the first conversation after
 //!    load (preamble evaluated), `/new`, another session of the loaded model (preamble from
 //!    memory), a restart (model loaded again in this process, so only the cache file can
-//!    help); then with the file cache off; then a first conversation whose session started in
+//!    help: also the first conversation of an app after `habit-demo prepare`); then with the file cache off; then a first conversation whose session started in
 //!    the background (as the demo starts it, while the person types), asked once it is
 //!    ready. Target ≤ 0.3 s. Model loading is not included (it
 //!    is printed apart), nor the agent's tool-choice scoring.
@@ -684,7 +684,7 @@ fn first_token(runtime: &tokio::runtime::Runtime, path: &Path, settings: &Settin
         "first conversation after load",
         "/new (clear)",
         "another session (memory)",
-        "restart (cache file)",
+        "after prepare, restart (file)",
         "first conversation after load",
         "/new (clear)",
         "restart (no file)",

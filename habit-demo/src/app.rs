@@ -81,13 +81,18 @@ pub(crate) async fn run(cli: Cli) -> Result<Exit, DemoError> {
     );
     if cli.verbose {
         let options = loaded.backend.options();
+        // The session starts in the background; until it has, the count is the setting's.
+        let threads = match loaded.session.stats().threads {
+            0 => options.threads.to_string(),
+            chosen => chosen.to_string(),
+        };
         parts.ui.line(
             Style::Dim,
             &format!(
                 "모델: {} · 형식 {} · 스레드 {} · 문맥 {} 토큰 · 답 최대 {} 토큰 · 준비 {:.1}초",
                 path.display(),
                 loaded.backend.format().name(),
-                loaded.session.stats().threads,
+                threads,
                 options.context_size,
                 options.max_text_tokens,
                 loaded.elapsed.as_secs_f64()
