@@ -6,7 +6,16 @@
 [`GemmaSession`], the [`ChatSession`](crate::ChatSession) the agent loop drives. A session
 starts from a preamble — instructions, tool declarations and examples in the session's
 [`PromptFormat`] — evaluated once per model and kept ([`PrefixCache`]), so a new
-conversation costs only its own tokens."
+conversation costs only its own tokens.
+
+The very first start of a model with a given set of tools is the slow one: its preamble is
+evaluated (about 1,850 tokens for the habit coach: some 4–5 s on two cores, bounded by
+llama.cpp's prefill speed), and tool choice reads the declared examples
+([`Agent::prepare`](crate::Agent::prepare)). Do it once ahead of any conversation — at install,
+or in a set-up step with progress shown, as `habit-demo prepare` does: start a session, await
+[`GemmaSession::ready`], run `Agent::prepare` — and every later start, in any process,
+restores both from the cache files in a fraction of a second. Otherwise
+[`GemmaBackend::session_in_background`] lets the first start run while the person types."
 )]
 #![cfg_attr(
     not(feature = "llama"),
