@@ -86,10 +86,8 @@ fn prepare_does_a_models_first_start_work_once_and_later_runs_restore_it() {
     };
 
     let first = prepare();
-    assert!(
-        first.stderr.contains("평가해서 캐시 파일에 저장"),
-        "{first}"
-    );
+    assert!(first.stderr.contains("토큰: 평가"), "{first}");
+    assert!(first.stderr.contains("준비 완료"), "{first}");
     assert!(first.stderr.contains("✓ 도구 선택 예시"), "{first}");
     let cache = sandbox.path("cache").join("agent-rs").join("prefix");
     let names: Vec<String> = std::fs::read_dir(&cache)
