@@ -30,8 +30,11 @@ pub(crate) enum DemoError {
         /// The path given.
         path: String,
     },
-    /// llama.cpp could not load the model or start a session.
+    /// llama.cpp (or the file system) could not load the model; the reason as it was given.
     #[error("모델을 불러오지 못했습니다: {0}")]
+    ModelLoad(String),
+    /// The model loaded, but its session could not start.
+    #[error("모델을 시작하지 못했습니다: {0}")]
     Model(#[source] LlmError),
     /// The database is locked by another writer.
     #[error(

@@ -79,7 +79,7 @@ pub(crate) fn load(
             let session = backend.session_in_background(config)?;
             Ok::<_, LlmError>((backend, session))
         })
-        .map_err(|e| DemoError::Model(LlmError::Load(format!("could not start a thread: {e}"))))?;
+        .map_err(|e| DemoError::ModelLoad(format!("could not start a thread: {e}")))?;
 
     let animate = std::io::stderr().is_terminal();
     if animate {
@@ -136,6 +136,8 @@ fn describe(error: LlmError, path: &Path, source: ModelSource) -> DemoError {
             given_by: MODEL_ENV,
         },
         (LlmError::NotGguf { .. }, _) => DemoError::NotGguf { path: shown },
+        // The reason alone: LlmError's own words would say "could not load" a second time.
+        (LlmError::Load(reason), _) => DemoError::ModelLoad(reason),
         (other, _) => DemoError::Model(other),
     }
 }
@@ -165,5 +167,18 @@ mod tests {
             ModelSource::Flag,
         );
         assert!(error.to_string().contains("--model"), "{error}");
+    }
+
+    #[test]
+    fn a_load_error_says_could_not_load_once() {
+        let error = describe(
+            LlmError::Load("/x.gguf: Permission denied (os error 13)".into()),
+            Path::new("/x.gguf"),
+            ModelSource::Flag,
+        );
+        assert_eq!(
+            error.to_string(),
+            "모델을 불러오지 못했습니다: /x.gguf: Permission denied (os error 13)"
+        );
     }
 }
