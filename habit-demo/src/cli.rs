@@ -78,7 +78,7 @@ pub(crate) enum Command {
     Mcp(crate::mcp::McpArgs),
     /// Do a model's one-time start-up work now (evaluate the preamble, read the tools'
     /// examples) and keep it in the cache files, so the chat's first message is answered at
-    /// once; on a prepared machine it only checks the files
+    /// once; on a prepared machine it only restores them
     Prepare(crate::prepare::PrepareArgs),
 }
 
