@@ -74,7 +74,7 @@ pub(crate) async fn run(cli: Cli) -> Result<Exit, DemoError> {
     if let Some(threads) = cli.threads {
         options.threads = Threads::from_count(threads);
     }
-    let loaded = model::load(&path, source, options, config, &parts.ui)?;
+    let loaded = model::load(&path, source, options, config, &parts.ui).await?;
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),

@@ -6,7 +6,6 @@
 //! (its preamble restored from the cache file, or evaluated on a model's first start): the
 //! chat shows its prompt at once, and the first message waits for whatever is left.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -15,7 +14,7 @@ use agent_core::LlmError;
 use agent_core::llm::gemma::{GemmaBackend, GemmaOptions, GemmaSession, MODEL_ENV};
 
 use crate::error::DemoError;
-use crate::ui::{SPINNER, Style, Ui};
+use crate::ui::{Style, Ui};
 
 /// Where the model path came from, for the error when it is missing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,7 +56,7 @@ pub(crate) struct Loaded {
 ///
 /// # Errors
 /// One [`DemoError`] per failure: the file is missing, is not a GGUF, or llama.cpp refused it.
-pub(crate) fn load(
+pub(crate) async fn load(
     path: &Path,
     source: ModelSource,
     options: GemmaOptions,
@@ -70,38 +69,20 @@ pub(crate) fn load(
     );
     let started = Instant::now();
     let owned = path.to_path_buf();
-    let worker = std::thread::Builder::new()
-        .name("model-load".to_owned())
-        .spawn(move || {
-            let backend = GemmaBackend::load(&owned, options)?;
-            // The preamble is restored (or, on a model's first start, evaluated for seconds)
-            // on the session's thread while the person reads the banner and types.
-            let session = backend.session_in_background(config)?;
-            Ok::<_, LlmError>((backend, session))
-        })
-        .map_err(|e| DemoError::ModelLoad(format!("could not start a thread: {e}")))?;
-
-    let animate = std::io::stderr().is_terminal();
-    if animate {
-        let mut frame = 0;
-        while !worker.is_finished() {
-            ui.progress(Some(&format!(
-                "{} 모델을 불러오는 중… {name} {:.1}초",
-                SPINNER[frame % SPINNER.len()],
-                started.elapsed().as_secs_f64()
-            )));
-            frame += 1;
-            std::thread::sleep(Duration::from_millis(80));
-        }
-        ui.progress(None);
-    } else {
-        ui.status_line(
-            Style::Plain,
+    let worker = tokio::task::spawn_blocking(move || {
+        let backend = GemmaBackend::load(&owned, options)?;
+        // The preamble is restored (or, on a model's first start, evaluated for seconds)
+        // on the session's thread while the person reads the banner and types.
+        let session = backend.session_in_background(config)?;
+        Ok::<_, LlmError>((backend, session))
+    });
+    let outcome = ui
+        .spin(
+            &format!("모델을 불러오는 중… {name}"),
             &format!("모델을 불러오는 중… {}", path.display()),
-        );
-    }
-    let outcome = worker
-        .join()
+            worker,
+        )
+        .await
         .unwrap_or_else(|_| Err(LlmError::Load("the loading thread panicked".to_owned())));
     let (backend, session) = outcome.map_err(|error| describe(error, path, source))?;
     let elapsed = started.elapsed();

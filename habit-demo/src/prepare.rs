@@ -4,21 +4,19 @@
 //! six tools' declarations and their examples: about 1,850 tokens, some 4–5 s on two cores),
 //! cuts the reading model tool choice uses, and reads the declared examples (some 7 s). All
 //! of it is kept in the prefix cache's files, so every later start restores it in about a
-//! second (the preamble in a tenth of one). The chat does this work in the background on its first start, and a message
-//! sent before it is done waits for it; this mode does it up front, with progress shown, so
-//! that no conversation ever waits for it. `scripts/demo.sh` runs it before the chat: on a
+//! second (the preamble in a tenth of one). The chat does this work in the background on its
+//! first start, and a message sent before it is done waits for it; this mode does it up
+//! front, with progress shown, so that no conversation ever waits for it. `scripts/demo.sh` runs it before the chat: on a
 //! prepared machine it only restores the files and exits.
 //!
 //! It reads and writes no habit database: the tools are registered over an in-memory store,
 //! since the preamble depends on the tools' declarations, not on anyone's habits.
 
-use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Instant, SystemTime};
 
-use agent_core::choice::Strategy;
 use agent_core::llm::gemma::{GemmaOptions, PrefixSource, Threads};
 use agent_core::{Agent, ChatConfig};
 use clap::builder::RangedU64ValueParser;
@@ -26,7 +24,7 @@ use habit_tools::{COACH_INSTRUCTIONS, Coach, Store};
 
 use crate::error::DemoError;
 use crate::model;
-use crate::ui::{SPINNER, Style, Ui};
+use crate::ui::{Style, Ui};
 
 /// The flags of `habit-demo prepare`.
 #[derive(Debug, clap::Args)]
@@ -68,18 +66,14 @@ async fn run(args: PrepareArgs, ui: &Arc<Ui>) -> Result<(), DemoError> {
     if let Some(threads) = args.threads {
         options.threads = Threads::from_count(threads);
     }
-    let loaded = model::load(&path, source, options, config, ui)?;
+    let loaded = model::load(&path, source, options, config, ui).await?;
 
     let begun = Instant::now();
-    let started = begun;
     let written_after = SystemTime::now();
-    spin(
-        ui,
-        "대화 서두(지시문, 도구 설명, 예시)를 준비하는 중…",
-        loaded.session.ready(),
-    )
-    .await
-    .map_err(DemoError::Model)?;
+    let label = "대화 서두(지시문, 도구 설명, 예시)를 준비하는 중…";
+    ui.spin(label, label, loaded.session.ready())
+        .await
+        .map_err(DemoError::Model)?;
     let stats = loaded.session.stats();
     let how = match stats.preamble_source {
         PrefixSource::File => "캐시 파일에서 복원",
@@ -91,21 +85,18 @@ async fn run(args: PrepareArgs, ui: &Arc<Ui>) -> Result<(), DemoError> {
         &format!(
             "✓ 대화 서두 {}토큰: {how} ({:.1}초)",
             stats.preamble_tokens,
-            started.elapsed().as_secs_f64()
+            begun.elapsed().as_secs_f64()
         ),
     );
 
     let examples = registry.examples().count();
-    let mut agent =
-        Agent::new(loaded.session, Arc::clone(&registry)).with_strategy(Strategy::default());
+    // The agent's default strategy is the chat's: the same examples, read the same way.
+    let mut agent = Agent::new(loaded.session, Arc::clone(&registry));
     let started = Instant::now();
-    spin(
-        ui,
-        &format!("도구 선택을 위해 예시 {examples}개를 읽는 중…"),
-        agent.prepare(),
-    )
-    .await
-    .map_err(DemoError::Prepare)?;
+    let label = format!("도구 선택을 위해 예시 {examples}개를 읽는 중…");
+    ui.spin(&label, &label, agent.prepare())
+        .await
+        .map_err(DemoError::Prepare)?;
     // The agent goes on without the model's reading when it fails (tool choice is then the
     // router's alone); here that is worth saying.
     if agent.chooser().reading().is_some() {
@@ -159,34 +150,4 @@ fn wrote_state_since(dir: &Path, since: SystemTime) -> bool {
                     .is_ok_and(|modified| modified >= since)
         })
     })
-}
-
-/// Awaits `work` while a spinner with `label` and the seconds so far turns on stderr (on a
-/// terminal; otherwise one line before).
-async fn spin<T>(ui: &Ui, label: &str, work: impl Future<Output = T>) -> T {
-    if !std::io::stderr().is_terminal() {
-        ui.status_line(Style::Plain, label);
-        return work.await;
-    }
-    let started = Instant::now();
-    let mut work = std::pin::pin!(work);
-    let mut ticks = tokio::time::interval(Duration::from_millis(80));
-    let mut frame = 0;
-    loop {
-        tokio::select! {
-            biased;
-            done = &mut work => {
-                ui.progress(None);
-                return done;
-            }
-            _ = ticks.tick() => {
-                ui.progress(Some(&format!(
-                    "{} {label} {:.1}초",
-                    SPINNER[frame % SPINNER.len()],
-                    started.elapsed().as_secs_f64()
-                )));
-                frame += 1;
-            }
-        }
-    }
 }

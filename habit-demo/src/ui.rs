@@ -56,10 +56,10 @@ pub(crate) struct Ui {
     sink: Sink,
 }
 
-/// Where a [`Ui`] writes.
 /// The frames of the spinner shown beside long work on a terminal.
-pub(crate) const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
+/// Where a [`Ui`] writes.
 #[derive(Debug, Clone)]
 enum Sink {
     Std,
@@ -209,6 +209,41 @@ impl Ui {
     pub(crate) fn progress(&self, text: Option<&str>) {
         let shown = text.map(crate::inert::inert).unwrap_or_default();
         self.write(Stream::Err, &format!("\r\x1b[2K{shown}"));
+    }
+
+    /// Awaits `work` while a spinner turns on stderr beside `label` and the seconds so far;
+    /// when stderr is not a terminal, `plain` is printed once instead.
+    pub(crate) async fn spin<T>(
+        &self,
+        label: &str,
+        plain: &str,
+        work: impl Future<Output = T>,
+    ) -> T {
+        if !std::io::stderr().is_terminal() {
+            self.status_line(Style::Plain, plain);
+            return work.await;
+        }
+        let started = std::time::Instant::now();
+        let mut work = std::pin::pin!(work);
+        let mut ticks = tokio::time::interval(std::time::Duration::from_millis(80));
+        let mut frame = 0;
+        loop {
+            tokio::select! {
+                biased;
+                done = &mut work => {
+                    self.progress(None);
+                    return done;
+                }
+                _ = ticks.tick() => {
+                    self.progress(Some(&format!(
+                        "{} {label} {:.1}초",
+                        SPINNER[frame % SPINNER.len()],
+                        started.elapsed().as_secs_f64()
+                    )));
+                    frame += 1;
+                }
+            }
+        }
     }
 
     /// `text`, made inert, in `style` for stderr (coloured only when stderr is a terminal).
