@@ -8,7 +8,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use agent_core::choice::Strategy;
+use agent_core::choice::{Evidence, Replay, Strategy};
 use agent_core::llm::scripted::{ScriptedSession, call, text};
 use agent_core::{Agent, AgentEvent, ChatConfig, Dep, Example, Registry, ValueChoice, tool};
 use serde_json::json;
@@ -292,26 +292,43 @@ async fn the_parts_of_a_request_read_as_two_steps_give_the_declared_two_step_pla
     assert!(read[1].contains(&"밀린 거 뭐 있는지 쭉 보여주고".to_owned()));
     assert!(read[1].contains(&"빨래는 끝".to_owned()));
 
-    // The same chooser given only the whole request's reading: the one step it reads.
-    let chooser = agent.chooser();
-    let texts = chooser.texts_to_read(request);
     assert_eq!(
-        texts.len(),
+        read[1].len(),
         1 + 2 * 7,
         "the request and 7 splits of 8 words"
     );
-    let vectors: Vec<Vec<f32>> = texts
-        .iter()
-        .map(|t| meaning_last(t).expect("read"))
-        .collect();
-    let decide = |reading: &[Vec<f32>]| {
-        let ranked = chooser.router().rank(request);
-        chooser
-            .decide(request, ranked, &[], None, Some(reading))
-            .plan
-    };
-    assert_eq!(decide(&vectors[..1]), ["check_chore"]);
-    assert_eq!(decide(&vectors), ["list_chores", "check_chore"]);
+
+    // The same chooser given only the whole request's reading: the one step it reads.
+    let plan = agent
+        .chooser()
+        .plan(request, agent.dispatcher(), &mut WholeOnly(meaning_last))
+        .await
+        .expect("plan");
+    assert_eq!(plan.decision.plan, ["check_chore"]);
+}
+
+/// Evidence with the reading of the whole request only (its parts are not read): what a
+/// decision without them would be.
+struct WholeOnly(fn(&str) -> Result<Vec<f32>, agent_core::LlmError>);
+
+impl Evidence for WholeOnly {
+    type Error = agent_core::LlmError;
+
+    fn read<'a>(
+        &'a mut self,
+        texts: &'a [String],
+    ) -> agent_core::BoxFuture<'a, Result<agent_core::choice::Readings, Self::Error>> {
+        let whole: Result<Vec<Vec<f32>>, _> = texts.iter().take(1).map(|t| (self.0)(t)).collect();
+        Box::pin(std::future::ready(whole.map(Some)))
+    }
+
+    fn score<'a>(
+        &'a mut self,
+        _request: &'a str,
+        _channels: &'a [usize],
+    ) -> agent_core::BoxFuture<'a, Result<Option<Vec<f32>>, Self::Error>> {
+        Box::pin(std::future::ready(Ok(None)))
+    }
 }
 
 /// A reading like the model's of a request for two things: mostly the thing it says last,
@@ -395,5 +412,55 @@ async fn a_session_that_cannot_read_leaves_the_choice_to_the_router() {
             "asked once, never again"
         );
         assert!(agent.chooser().reading().is_none());
+    }
+}
+
+/// What an evaluation measures is what the agent ships: the decision the agent plans for a
+/// message (its `Planned` event) is the one `Chooser::plan` gives when the same readings
+/// are replayed to it — what `eval --choice-only` does with the model's recorded evidence —
+/// including the adjustments made after the evidence is weighed: a step made once per value
+/// written, and no tool for a request that names nothing a call would ask.
+#[tokio::test]
+async fn the_eval_replays_the_evidence_into_the_decision_the_agent_ships() {
+    for request in [
+        "1번이랑 2번 다 끝났어",
+        "오늘 할일 완료",
+        "밀린 거 뭐 있는지 쭉 보여주고 빨래는 끝",
+        "빨래 끝! 이제 남은 거 뭐 있어?",
+        "고마워",
+        "설거지 끝",
+    ] {
+        let (mut agent, events) = agent_with(vec![text("네."); 4], Strategy::Combined, |session| {
+            session.with_reading(meaning_mostly_last)
+        });
+        let transcript = agent.session().transcript();
+        let _ = agent.send(request).await;
+        let shipped = events
+            .lock()
+            .expect("events")
+            .iter()
+            .find_map(|e| match e {
+                AgentEvent::Planned(decision) => Some(decision.clone()),
+                _ => None,
+            })
+            .expect("a plan");
+
+        // The eval's way: a chooser that learned from the examples' readings, and every text
+        // the decision reads replayed from a recording.
+        let mut replay = Replay::new();
+        for texts in transcript.received().read {
+            for text in texts {
+                let vector = meaning_mostly_last(&text).expect("read");
+                replay.record_reading(text, vector);
+            }
+        }
+        let (fresh, _) = agent_with(Vec::new(), Strategy::Combined, |session| session);
+        let mut chooser = fresh.chooser().clone();
+        chooser.prepare(&mut replay).await.expect("infallible");
+        let replayed = chooser
+            .plan(request, agent.dispatcher(), &mut replay)
+            .await
+            .expect("infallible");
+        assert_eq!(replayed.decision, shipped, "{request}");
     }
 }

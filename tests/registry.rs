@@ -160,3 +160,62 @@ fn a_hand_built_tool_cannot_shadow_a_declared_one() {
     );
     assert!(message.contains("a hand-built definition"), "{message}");
 }
+
+#[test]
+fn examples_kept_as_json_are_read_and_checked_when_the_registry_is_built() {
+    let builder = || {
+        Registry::builder()
+            .discover_only(["search_catalog", "add_habit"])
+            .dependency(Clock("2026-11-30"))
+    };
+    let file = r#"{
+        "about": "what these examples are for",
+        "examples": [{"request": "운동 습관 찾아줘", "calls": [{"tool": "search_catalog", "args": {"keyword": "운동"}}]}],
+        "sections": [
+            {"about": "no tool", "examples": [{"request": "고마워", "answer": "천만에요."}]},
+            {"examples": [{"request": "걷기 추가", "calls": [{"tool": "add_habit", "args": {"framed_text": "걷기"}}]}]}
+        ]
+    }"#;
+    let registry = builder()
+        .examples_json("examples.json", file)
+        .build()
+        .expect("registry");
+    let requests: Vec<&str> = registry.examples().map(|e| e.request()).collect();
+    assert_eq!(requests, ["운동 습관 찾아줘", "고마워", "걷기 추가"]);
+    assert_eq!(
+        registry.examples().nth(1).and_then(|e| e.answer_text()),
+        Some("천만에요.")
+    );
+
+    let broken = builder()
+        .examples_json("broken.json", "{\"examples\": [{\"request\": \"a\",}]}")
+        .build()
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        broken.starts_with("the examples of broken.json could not be read:")
+            && broken.contains("line 1 column"),
+        "{broken}"
+    );
+    let misspelt = builder()
+        .examples_json(
+            "typo.json",
+            r#"{"examples": [{"request": "a", "answr": "b"}]}"#,
+        )
+        .build()
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(misspelt.contains("unknown field `answr`"), "{misspelt}");
+    let wrong_tool = builder()
+        .examples_json(
+            "wrong.json",
+            r#"{"examples": [{"request": "오늘 날짜", "calls": [{"tool": "today", "args": {}}]}]}"#,
+        )
+        .build();
+    assert!(
+        matches!(wrong_tool, Err(RegistryError::InvalidExample { ref tool, .. }) if tool == "today"),
+        "an example in a file is checked like any other"
+    );
+}

@@ -29,8 +29,8 @@ use crate::layer::confirm::{ConfirmLayer, Confirmer};
 use crate::layer::timeout::Timeout;
 use crate::registry::Registry;
 use crate::tool::{
-    CallContext, Caller, ErrorCode, ToolDefinition, ToolError, ToolHandler, ToolResult,
-    ValueChoice, validate,
+    CallContext, Caller, ErrorCode, ToolDefinition, ToolError, ToolHandler, ToolResult, ValueSets,
+    validate,
 };
 
 /// Runs calls against a registry, for one caller class, behind one confirmer; see the module
@@ -111,22 +111,6 @@ impl Dispatcher {
             .collect()
     }
 
-    /// What the model may write for restricted parameters when answering `request`: the
-    /// [current values](Self::current_values), with the tools' `from_request` parameters
-    /// narrowed to what the request mentions (see
-    /// [`ToolDefinitionBuilder::from_request`](crate::ToolDefinitionBuilder::from_request)).
-    pub fn values_for(&self, request: &str) -> ValueSets {
-        let mut current = self.current_values();
-        for tool in self.tools() {
-            let mut params = current.remove(tool.name()).unwrap_or_default();
-            crate::tool::values::keep_mentioned(tool, &mut params, request);
-            if !params.is_empty() {
-                current.insert(tool.name().to_owned(), params);
-            }
-        }
-        current
-    }
-
     /// Runs the call `name(args)`.
     pub async fn dispatch(&self, name: &str, args: Value) -> ToolResult {
         let handler = self
@@ -145,7 +129,7 @@ impl Dispatcher {
                 ),
             );
         };
-        let args = match validate::check_arguments(tool, args) {
+        let args = match tool.check_arguments(args) {
             Ok(args) => args,
             Err(error) => return ToolError::from(error).into(),
         };
@@ -173,10 +157,6 @@ impl std::fmt::Debug for Dispatcher {
             .finish_non_exhaustive()
     }
 }
-
-/// The values restricted parameters may take now: tool name → parameter name → choices.
-pub type ValueSets =
-    std::collections::BTreeMap<String, std::collections::BTreeMap<String, Vec<ValueChoice>>>;
 
 /// At most `chars` characters of an untrusted name, for messages.
 fn clip(text: &str, chars: usize) -> String {

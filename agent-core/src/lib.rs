@@ -74,11 +74,12 @@
 //!
 //! # The model
 //!
-//! An [`Agent`] drives a [`ChatSession`]. For each user message the tool-choice stage
-//! ([`choice`]) reads the request and decides a plan — which tools to call, in order, or
-//! none — from the declared [`Example`]s and, with a model that can score, the model's own
-//! likelihoods; the model then writes only the arguments (restricted to what the app's value
-//! providers allow this turn) and the words of the answer, which every message ends with.
+//! An [`Agent`] drives a [`ChatSession`]. For each user message it asks the tool-choice stage
+//! ([`choice`]) one question — what to do with this request — and gets a whole plan: which
+//! tools to call, in order, or none, decided from the declared [`Example`]s and the model's
+//! own reading of the request; the values each call may take; the arguments it must write.
+//! The model then writes only the arguments (restricted to what the app's value providers
+//! allow this turn) and the words of the answer, which every message ends with.
 //! [`llm::scripted::ScriptedSession`] plays back a script for tests; with the `llama`
 //! feature, [`llm::gemma`] runs Gemma locally through llama.cpp.
 //!
@@ -99,12 +100,14 @@
 //! |---|---|
 //! | `messages` | the runtime's own words ([`Messages`]) |
 //! | `tool` | definitions, call context, results, errors, schemas, validation, dependencies, examples, value providers, summaries, the result cap |
+//! | `request` | a person's message read once: its words and numbers, and what it says about a tool's parameters |
 //! | `layer` | decorators around handlers: the confirmation gate and its confirmers, the time limit |
 //! | `registry` | discovery, selection by access level, start-up checks |
 //! | `dispatch` | the gates of one call, for one caller and confirmer ([`Dispatcher`]) |
-//! | [`choice`] | the tool-choice stage: router, channel scoring, plans |
-//! | `agent` | the loop, its events, and the session port ([`ChatSession`]) |
+//! | [`choice`] | the tool-choice stage: one plan per message, from the router, the model's reading and channel scores |
+//! | `session` | the model port ([`ChatSession`]) that backends implement and the loop drives |
 //! | [`llm`] | backends: scripted, llama.cpp |
+//! | `agent` | the loop and its events ([`Agent`]) |
 //! | `mcp` | the registry served to outside assistants over MCP (`McpServer`, feature `mcp`) |
 
 // Lets `#[tool]` (which emits `::agent_core::…` paths) be used inside this crate too.
@@ -119,18 +122,19 @@ pub mod llm;
 mod mcp;
 mod messages;
 mod registry;
+mod request;
+mod session;
 mod tool;
 
 pub use agent::{
-    Agent, AgentError, AgentEvent, ChatConfig, ChatEvent, ChatSession, CompletedCall,
-    DEFAULT_MAX_TURNS, DEFAULT_SOFT_HISTORY_LIMIT, EventSink, EventStream, IgnoreEvents,
-    Interrupter, LlmError, ResultMessage, ToolCall, ToolChoice, TurnInput, TurnRequest,
+    Agent, AgentError, AgentEvent, CompletedCall, DEFAULT_MAX_TURNS, DEFAULT_SOFT_HISTORY_LIMIT,
+    EventSink, IgnoreEvents, Interrupter,
 };
 #[doc = include_str!("tool_attribute.md")]
 // The reference itself is agent-macros' crate doc, kept in one file for both.
 #[doc = include_str!("../../agent-macros/src/attributes.md")]
 pub use agent_macros::tool;
-pub use dispatch::{Dispatcher, ValueSets};
+pub use dispatch::Dispatcher;
 pub use layer::confirm::{
     ApproveAll, ConfirmArgument, ConfirmRequest, Confirmation, Confirmer, DenyAll,
 };
@@ -142,12 +146,17 @@ pub use registry::{Registry, RegistryBuilder, RegistryError, ToolCrate};
 /// direct dependency: `#[derive(agent_core::schemars::JsonSchema)]` with
 /// `#[schemars(crate = "agent_core::schemars")]`.
 pub use schemars;
+pub use session::{
+    ChatConfig, ChatEvent, ChatSession, EventStream, LlmError, ResultMessage, SessionEvidence,
+    ToolCall, ToolChoice, TurnInput, TurnRequest,
+};
 pub use tool::{
     Access, ArgumentError, BoxFuture, CallContext, Caller, Capped, ConfirmPredicate,
     DEFAULT_MAX_BYTES, DefinitionError, Dep, Deps, ErrorCode, Example, ExampleCall, IntoChoices,
     IntoToolResult, IntoValueProvider, InvalidArguments, MAX_DEPTH, NOT_CONFIRMED, ReplyFn,
     ResultCap, Tool, ToolDeclaration, ToolDefinition, ToolDefinitionBuilder, ToolError,
-    ToolHandler, ToolResult, ToolSchema, ValueChoice, ValueProvider, is_valid_tool_name, shape,
+    ToolHandler, ToolResult, ToolSchema, ValueChoice, ValueProvider, ValueSets, is_valid_tool_name,
+    shape,
 };
 
 /// What `#[tool]`'s generated code uses, so a crate declaring tools needs no direct

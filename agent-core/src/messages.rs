@@ -4,8 +4,18 @@
 
 use std::borrow::Cow;
 
-/// The runtime's own words; see the module doc. Construct with struct update syntax:
-/// `Messages { turn_limit: "…".into(), ..Messages::default() }`.
+/// The runtime's own words; see the module doc. Start from the defaults and replace what
+/// differs (the type is `#[non_exhaustive]`, so outside this crate it is not built with a
+/// struct expression):
+///
+/// ```
+/// let mut messages = agent_core::Messages::default();
+/// messages.chat_channel = "Small talk, thanks and questions no tool answers".into();
+/// ```
+///
+/// Give the same value to the session ([`ChatConfig::with_messages`](crate::ChatConfig::with_messages):
+/// the words the model reads) and to the agent
+/// ([`Agent::with_messages`](crate::Agent::with_messages): the words it says).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Messages {

@@ -153,6 +153,14 @@ pub enum RegistryError {
     /// A definition is invalid.
     #[error(transparent)]
     Definition(#[from] DefinitionError),
+    /// A JSON document of examples could not be read.
+    #[error("the examples of {source_name} could not be read: {reason}")]
+    ExamplesJson {
+        /// What the document was called when it was added.
+        source_name: String,
+        /// What is wrong, with the line and column.
+        reason: String,
+    },
     /// An example calls a tool that is not registered, or with arguments its schema refuses.
     #[error("the example {request:?} calls `{tool}` wrongly: {reason}")]
     InvalidExample {
@@ -271,6 +279,30 @@ pub struct RegistryBuilder {
     cap: ResultCap,
     default_timeout: Option<Duration>,
     examples: Vec<Example>,
+    /// JSON documents of examples, by name, read when the registry is built.
+    example_files: Vec<(String, String)>,
+}
+
+/// A JSON document of examples: the examples, or sections of them, each with an optional
+/// note for the people who keep the file.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExampleFile {
+    #[serde(default, rename = "about")]
+    _about: Option<String>,
+    #[serde(default)]
+    examples: Vec<Example>,
+    #[serde(default)]
+    sections: Vec<ExampleSection>,
+}
+
+/// A section of an [`ExampleFile`].
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExampleSection {
+    #[serde(default, rename = "about")]
+    _about: Option<String>,
+    examples: Vec<Example>,
 }
 
 impl RegistryBuilder {
@@ -333,6 +365,17 @@ impl RegistryBuilder {
         self
     }
 
+    /// Adds the examples of a JSON document — a file kept beside the app's code, say, with
+    /// `include_str!` — named `source` in errors. The document is an object with
+    /// `"examples": [...]` (each as [`Example`] serializes: `{"request": "…", "calls":
+    /// [{"tool": "…", "args": {…}}], "answer": "…"}`), and/or `"sections": [{"about": "…",
+    /// "examples": [...]}, …]`, and an optional `"about"`; unknown fields are refused. Read
+    /// and checked like every example by [`build`](Self::build).
+    pub fn examples_json(mut self, source: impl Into<String>, json: impl Into<String>) -> Self {
+        self.example_files.push((source.into(), json.into()));
+        self
+    }
+
     /// Sets the cap on results sent back to the model (default 2 KB).
     pub fn result_cap(mut self, cap: ResultCap) -> Self {
         self.cap = cap;
@@ -380,12 +423,22 @@ impl RegistryBuilder {
                 tools.push(Arc::new(candidate));
             }
         }
+        let mut examples = self.examples;
+        for (source_name, json) in self.example_files {
+            let file: ExampleFile =
+                serde_json::from_str(&json).map_err(|e| RegistryError::ExamplesJson {
+                    source_name: source_name.clone(),
+                    reason: e.to_string(),
+                })?;
+            examples.extend(file.examples);
+            examples.extend(file.sections.into_iter().flat_map(|s| s.examples));
+        }
         let registry = Registry {
             tools,
             index,
             deps,
             cap: self.cap,
-            examples: self.examples,
+            examples,
         };
         for example in registry.examples() {
             check_example(&registry, example)?;
@@ -405,24 +458,25 @@ fn check_example(registry: &Registry, example: &Example) -> Result<(), RegistryE
         let Some(tool) = registry.get(&call.tool) else {
             return Err(invalid("no tool of that name is registered".to_owned()));
         };
-        if let Err(error) = crate::tool::validate::check_arguments(tool, call.args.clone()) {
+        if let Err(error) = tool.check_arguments(call.args.clone()) {
             return Err(invalid(error.to_string()));
         }
         // A model must copy these from the request (or, with a provider or a number, pick
         // a value the request mentions); an example that does not would teach it something
         // it is not allowed to write.
-        if tool.from_request.is_empty() {
+        if tool.from_request_parameters().is_empty() {
             continue;
         }
         // Only these parameters' providers are asked: others may read the app's state.
         let mut allowed: std::collections::BTreeMap<_, _> = tool
             .current_values_where(&registry.deps, |param| {
-                tool.from_request.iter().any(|p| p == param)
+                tool.from_request_parameters().iter().any(|p| p == param)
             })
             .into_iter()
             .collect();
-        crate::tool::values::keep_mentioned(tool, &mut allowed, example.request());
-        for param in &tool.from_request {
+        let request = crate::request::Request::new(example.request());
+        crate::request::keep_mentioned(tool, &mut allowed, &request);
+        for param in tool.from_request_parameters() {
             let Some(value) = call.args.get(param) else {
                 continue;
             };

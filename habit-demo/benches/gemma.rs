@@ -48,13 +48,13 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use agent_core::choice::{Chooser, Strategy};
+use agent_core::choice::{Chooser, NoModel, Strategy};
 use agent_core::llm::gemma::{
     GemmaBackend, GemmaOptions, GemmaSession, PrefixCache, PrefixSource, Threads, TurnStats,
 };
 use agent_core::{
-    ApproveAll, ChatConfig, ChatEvent, ChatSession, Dispatcher, Messages, Registry, ToolCall,
-    ToolChoice, TurnInput, TurnRequest,
+    ApproveAll, ChatConfig, ChatEvent, ChatSession, Dispatcher, Registry, ToolCall, ToolChoice,
+    TurnInput, TurnRequest,
 };
 use futures::StreamExt;
 use habit_tools::COACH_INSTRUCTIONS;
@@ -261,12 +261,15 @@ fn calls(runtime: &tokio::runtime::Runtime, path: &Path, settings: &Settings) {
         .session(ChatConfig::new(COACH_INSTRUCTIONS, &registry))
         .unwrap_or_else(|e| fail(&format!("session: {e}")));
     let dispatcher = Dispatcher::new(Arc::clone(&registry), ApproveAll);
-    let chooser =
-        Chooser::new(&registry, &Messages::default().chat_channel).with_strategy(Strategy::Router);
+    let chooser = Chooser::new(&registry).with_strategy(Strategy::Router);
     let mut rows = Vec::new();
     for (tool, text) in CALLS {
         eprintln!("[bench] calls: {tool}");
-        let decision = chooser.decide(text, chooser.router().rank(text), &[], None, None);
+        let plan = match runtime.block_on(chooser.clone().plan(text, &dispatcher, &mut NoModel)) {
+            Ok(plan) => plan,
+            Err(never) => match never {},
+        };
+        let decision = plan.decision;
         let require = if decision.plan.first().is_some_and(|t| t == tool) {
             decision.arguments.first().cloned().unwrap_or_default()
         } else {
@@ -276,7 +279,7 @@ fn calls(runtime: &tokio::runtime::Runtime, path: &Path, settings: &Settings) {
             input: TurnInput::User(text.to_owned()),
             tool_choice: ToolChoice::Call(vec![tool.to_owned()]),
             // As the agent narrows them: `from_request` values to what the request mentions.
-            values: Arc::new(dispatcher.values_for(text)),
+            values: Arc::new(agent_core::choice::values_for(&dispatcher, text)),
             require,
             quote: text.to_owned(),
             examples: Vec::new(),

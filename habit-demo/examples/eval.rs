@@ -32,10 +32,12 @@
 //! per restricted parameter, 0 = none), `--preamble-examples N` (per tool), `--reading-blocks N`
 //! (blocks of the model tool choice reads requests with, 0 = none), `--reading-channels W`
 //! (how much channel scores count beside the reading; 0 = not scored), `--threads N`,
-//! `--router-only`, `--router-cv K` (K-fold cross-validation of the router on dev: would dev's
-//! requests help as examples?), `--choice-only` (tool choice alone: router, channel scores,
-//! the model's reading, and their combinations under a grid of weights; then the default's
-//! misses), `--quiet`.
+//! `--router-only` (the decision with the router alone, no model), `--router-cv K` (K-fold
+//! cross-validation of the router on dev: would dev's requests help as examples?),
+//! `--choice-only` (tool choice alone: the decision the agent ships, `Chooser::plan`, on the
+//! model's recorded reading and channel scores, under the default tuning and a grid of
+//! others; then the default's misses), `--quiet`, `--record` (append the figures to
+//! `examples/eval/RESULTS.md`).
 //! Model: `$GEMMA_MODEL` or the cache of `scripts/fetch-model.sh`.
 
 use std::collections::BTreeMap;
@@ -43,19 +45,24 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use agent_core::choice::{Candidate, Chooser, Strategy};
+use agent_core::choice::{Candidate, Chooser, Evidence, NoModel, Replay, Strategy};
 use agent_core::llm::gemma::{GemmaBackend, GemmaOptions, PromptFormat, Threads};
-use agent_core::{Agent, AgentEvent, ApproveAll, ChatConfig, Messages, Registry, ToolResult};
+use agent_core::{Agent, AgentEvent, ApproveAll, ChatConfig, Dispatcher, Registry, ToolResult};
 use habit_tools::COACH_INSTRUCTIONS;
 use serde_json::Value;
 
 // `mod world;` would look for `examples/world.rs`, which cargo would take for an example.
 #[path = "eval/world.rs"]
 mod world;
+// Test domains declared as a newcomer would (see `eval/domains/NEWCOMER_NOTES.md`).
+#[path = "eval/domains/expense.rs"]
+mod expense;
+#[path = "eval/domains/todo.rs"]
+mod todo;
 
 fn main() {
     let args = Args::parse();
-    let cases = load_cases(&args.split);
+    let cases = load_cases(&args.domain, &args.split);
     let cases: Vec<Case> = cases
         .into_iter()
         .take(args.limit.unwrap_or(usize::MAX))
@@ -96,8 +103,14 @@ fn main() {
         .build()
         .unwrap_or_else(|e| fail(&format!("tokio runtime: {e}")));
     println!(
-        "split {} · {} cases · strategy {:?} · format {} · threads {} · load average {}",
+        "{} · split {} · {} examples per tool · {} cases · strategy {:?} · format {} · threads {} · load average {}",
+        args.domain,
         args.split,
+        if args.domain == "habit" {
+            "all".to_owned()
+        } else {
+            args.examples.to_string()
+        },
         cases.len(),
         args.strategy,
         backend.format().name(),
@@ -105,18 +118,18 @@ fn main() {
         load_average()
     );
     if choice_only {
-        choice_grid(&backend, &runtime, &cases);
+        choice_grid(&backend, &runtime, &cases, &args);
         return;
     }
     let mut tally = Tally::default();
-    let mut chooser = learned_chooser(&backend, &seeded_registry(), args.strategy);
+    let mut chooser = learned_chooser(&backend, &args.registry(), args.strategy);
     if let Some(weight) = args.reading_channels {
         chooser = chooser.with_reading_channels(weight);
     }
     let started = Instant::now();
     for case in &cases {
-        let registry = seeded_registry();
-        let config = ChatConfig::new(COACH_INSTRUCTIONS, &registry);
+        let registry = args.registry();
+        let config = ChatConfig::new(args.instructions(), &registry);
         let session = backend
             .session(config)
             .unwrap_or_else(|e| fail(&format!("session: {e}")));
@@ -135,8 +148,8 @@ fn main() {
         let total = turn_started.elapsed();
         let record = record.lock().unwrap_or_else(|p| p.into_inner()).clone();
         let verdict = judge(case, &record, outcome.as_ref().err().map(|e| e.to_string()));
-        tally.add(case, &record, &verdict, total);
-        if !args.quiet && args.split != "heldout" {
+        tally.add(case, &record, &verdict, total, &registry);
+        if !args.quiet && !args.split.ends_with("heldout") {
             println!(
                 "{} {} {} [{}] {}\n    plan {:?} ← router {} · reading {} · channels {}\n    made {}\n    said {:?}{}  ({:.1} s)",
                 mark(verdict.tool_ok),
@@ -166,7 +179,11 @@ fn main() {
         }
     }
     println!();
-    tally.print(started.elapsed());
+    let summary = tally.summary(started.elapsed());
+    print!("{summary}");
+    if args.record {
+        record("full eval", &summary);
+    }
 }
 
 /// What one case should lead to.
@@ -186,11 +203,17 @@ struct ExpectedCall {
     args: Vec<BTreeMap<String, Value>>,
 }
 
-fn load_cases(split: &str) -> Vec<Case> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+fn load_cases(domain: &str, split: &str) -> Vec<Case> {
+    let eval = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("examples")
-        .join("eval")
-        .join(format!("{split}.json"));
+        .join("eval");
+    let path = match domain {
+        "habit" => eval.join(format!("{split}.json")),
+        other => eval
+            .join("domains")
+            .join(other)
+            .join(format!("{split}.json")),
+    };
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
     let file: Value =
@@ -412,14 +435,36 @@ struct Tally {
     ended_in_text: usize,
     text_after: usize,
     errors: usize,
+    /// Destructive calls the case's expectations do not have.
+    unasked_destructive: usize,
     first_text: Vec<Duration>,
     totals: Vec<Duration>,
     by_category: BTreeMap<String, (usize, usize, usize)>,
 }
 
 impl Tally {
-    fn add(&mut self, case: &Case, record: &Record, verdict: &Verdict, total: Duration) {
+    fn add(
+        &mut self,
+        case: &Case,
+        record: &Record,
+        verdict: &Verdict,
+        total: Duration,
+        registry: &Registry,
+    ) {
         self.cases += 1;
+        // A destructive call no expected sequence has: a confirmation the person never asked
+        // for.
+        self.unasked_destructive += record
+            .calls
+            .iter()
+            .filter(|(name, _)| registry.get(name).is_some_and(|t| t.is_destructive()))
+            .filter(|(name, _)| {
+                !case
+                    .expectations
+                    .iter()
+                    .any(|calls| calls.iter().any(|c| c.tool == *name))
+            })
+            .count();
         self.tool_ok += usize::from(verdict.tool_ok);
         self.args_ok += usize::from(verdict.args_ok);
         self.errors += usize::from(verdict.error.is_some());
@@ -454,7 +499,10 @@ impl Tally {
         self.totals.push(total);
     }
 
-    fn print(&self, elapsed: Duration) {
+    /// The figures, one per line.
+    fn summary(&self, elapsed: Duration) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
         let pct = |a: usize, b: usize| {
             if b == 0 {
                 0.0
@@ -462,55 +510,69 @@ impl Tally {
                 100.0 * a as f64 / b as f64
             }
         };
-        println!(
+        let _ = writeln!(
+            out,
             "valid calls        {:5.1}%  ({}/{})",
             pct(self.valid_calls, self.calls),
             self.valid_calls,
             self.calls
         );
-        println!(
+        let _ = writeln!(
+            out,
             "right tool         {:5.1}%  ({}/{})",
             pct(self.tool_ok, self.cases),
             self.tool_ok,
             self.cases
         );
-        println!(
+        let _ = writeln!(
+            out,
             "right arguments    {:5.1}%  ({}/{})",
             pct(self.args_ok, self.cases),
             self.args_ok,
             self.cases
         );
-        println!(
+        let _ = writeln!(
+            out,
             "restraint          {:5.1}%  ({}/{})",
             pct(self.restrained, self.none_cases),
             self.restrained,
             self.none_cases
         );
-        println!(
+        let _ = writeln!(
+            out,
             "ended in text      {:5.1}%  ({}/{})",
             pct(self.ended_in_text, self.with_calls),
             self.ended_in_text,
             self.with_calls
         );
-        println!(
+        let _ = writeln!(
+            out,
             "text after results {:5.1}%  ({}/{})",
             pct(self.text_after, self.with_calls),
             self.text_after,
             self.with_calls
         );
-        println!("turn errors        {}", self.errors);
-        println!(
+        let _ = writeln!(out, "turn errors        {}", self.errors);
+        let _ = writeln!(
+            out,
+            "unasked destructive {} (calls of a destructive tool no expected sequence has)",
+            self.unasked_destructive
+        );
+        let _ = writeln!(
+            out,
             "median first text  {:.2} s",
             median(&self.first_text).as_secs_f64()
         );
-        println!(
+        let _ = writeln!(
+            out,
             "median full turn   {:.2} s",
             median(&self.totals).as_secs_f64()
         );
         for (category, (n, tool, args)) in &self.by_category {
-            println!("  {category:<7} tool {tool}/{n}  args {args}/{n}");
+            let _ = writeln!(out, "  {category:<7} tool {tool}/{n}  args {args}/{n}");
         }
-        println!("({:.0} s in all)", elapsed.as_secs_f64());
+        let _ = writeln!(out, "({:.0} s in all)", elapsed.as_secs_f64());
+        out
     }
 }
 
@@ -524,8 +586,7 @@ fn median(values: &[Duration]) -> Duration {
 /// of the declared examples (as an agent's does at its first turn): the eval trains it once,
 /// not once per case, so a case's time is a turn's.
 fn learned_chooser(backend: &GemmaBackend, registry: &Registry, strategy: Strategy) -> Chooser {
-    let mut chooser =
-        Chooser::new(registry, &Messages::default().chat_channel).with_strategy(strategy);
+    let mut chooser = Chooser::new(registry).with_strategy(strategy);
     if chooser.wants_reading() {
         let vectors = backend
             .read_texts(&chooser.reading_texts())
@@ -537,14 +598,23 @@ fn learned_chooser(backend: &GemmaBackend, registry: &Registry, strategy: Strate
     chooser
 }
 
-/// Tool choice alone (no calls are written), with the model's channel scores for every
-/// channel and its reading of every request: the router, the channels and the reading alone,
-/// then the combined strategy with the reading (the default) and with channels instead,
-/// under several weightings.
-fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases: &[Case]) {
+/// Tool choice alone (no calls are written): the decision the agent ships
+/// ([`Chooser::plan`]), driven by recordings of the model's evidence ([`Replay`]) — its
+/// reading of every text the decision asks about and every request's scores under every
+/// channel, each taken once — under the default tuning and a grid of others: the router,
+/// the channels and the reading alone, then the combined strategy with the reading (the
+/// default) and with channels instead.
+fn choice_grid(
+    backend: &GemmaBackend,
+    runtime: &tokio::runtime::Runtime,
+    cases: &[Case],
+    args: &Args,
+) {
+    let record_run = args.record;
     use agent_core::ChatSession;
-    let registry = seeded_registry();
-    let config = ChatConfig::new(COACH_INSTRUCTIONS, &registry);
+    let registry = args.registry();
+    let tools = Dispatcher::new(Arc::clone(&registry), ApproveAll);
+    let config = ChatConfig::new(args.instructions(), &registry);
     let mut session = backend
         .session(config)
         .unwrap_or_else(|e| fail(&format!("session: {e}")));
@@ -557,39 +627,37 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
     );
     // Without the reading: the combination with channel scores, as for a session that
     // cannot read.
-    let mut channels = Chooser::new(&registry, &Messages::default().chat_channel);
+    let mut channels = Chooser::new(&registry);
     channels.learn(None);
-    let all: Vec<usize> = (0..channels.channels().len()).collect();
+    let all: Vec<usize> = (0..agent_core::choice::channels(&registry, "").len()).collect();
+    // The texts the decision reads for each request, asked of a recorder first.
     let started = Instant::now();
-    // Per case: the vectors of the request and of its parts (see `Chooser::texts_to_read`).
-    let texts: Vec<Vec<String>> = cases
-        .iter()
-        .map(|c| reading.texts_to_read(&c.request))
-        .collect();
-    let mut vectors = backend
-        .read_texts(&texts.concat())
+    let mut recorder = Recorder::default();
+    for case in cases {
+        let _ = runtime.block_on(reading.plan(&case.request, &tools, &mut recorder));
+    }
+    let texts = recorder.texts;
+    let vectors = backend
+        .read_texts(&texts)
         .unwrap_or_else(|e| fail(&format!("reading: {e}")))
-        .unwrap_or_default()
-        .into_iter()
-        .map(|v| v.to_vec());
-    let read: Vec<Vec<Vec<f32>>> = texts
-        .iter()
-        .map(|t| vectors.by_ref().take(t.len()).collect())
-        .collect();
+        .unwrap_or_default();
+    let mut replay = Replay::new();
+    for (text, vector) in texts.iter().zip(vectors) {
+        replay.record_reading(text.clone(), vector.to_vec());
+    }
     println!(
         "read {} cases ({} texts with their parts) in {:.2} s",
         cases.len(),
-        texts.iter().map(Vec::len).sum::<usize>(),
+        texts.len(),
         started.elapsed().as_secs_f64()
     );
     let started = Instant::now();
-    let mut scored = Vec::new();
     for case in cases {
         let scores = runtime
             .block_on(session.score(&case.request, &all))
             .unwrap_or_else(|e| fail(&format!("score: {e}")))
             .unwrap_or_default();
-        scored.push(scores);
+        replay.record_scores(case.request.clone(), scores);
     }
     println!(
         "scored {} cases under {} channels in {:.1} s",
@@ -597,27 +665,21 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
         all.len(),
         started.elapsed().as_secs_f64()
     );
-    let count = |chooser: &Chooser, with_channels: bool| {
+    let plan_of = |chooser: &Chooser, case: &Case, whole_only: bool| -> Vec<String> {
+        let plan = if whole_only {
+            runtime.block_on(chooser.plan(&case.request, &tools, &mut WholeOnly(&replay)))
+        } else {
+            runtime.block_on(chooser.plan(&case.request, &tools, &mut &replay))
+        };
+        match plan {
+            Ok(plan) => plan.decision.plan,
+            Err(never) => match never {},
+        }
+    };
+    let count = |chooser: &Chooser, whole_only: bool| {
         cases
             .iter()
-            .zip(&scored)
-            .zip(&read)
-            .filter(|((case, scores), vector)| {
-                let ranked = chooser.router().rank(&case.request);
-                let wanted = if with_channels {
-                    chooser.channels_to_score(&ranked)
-                } else {
-                    Vec::new()
-                };
-                let picked: Vec<f32> = wanted.iter().map(|&i| scores[i]).collect();
-                let reading = chooser.reads().then_some(vector.as_slice());
-                right_tools(
-                    case,
-                    &chooser
-                        .decide(&case.request, ranked, &wanted, Some(&picked), reading)
-                        .plan,
-                )
-            })
+            .filter(|case| right_tools(case, &plan_of(chooser, case, whole_only)))
             .count()
     };
     let mut rows = vec![
@@ -625,29 +687,23 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
             "Router".to_owned(),
             count(&channels.clone().with_strategy(Strategy::Router), false),
         ),
-        ("Channels".to_owned(), {
-            let chooser = channels.clone().with_strategy(Strategy::Channels);
-            cases
-                .iter()
-                .zip(&scored)
-                .filter(|(case, scores)| {
-                    let ranked = chooser.router().rank(&case.request);
-                    let plan = chooser
-                        .decide(&case.request, ranked, &all, Some(scores), None)
-                        .plan;
-                    right_tools(case, &plan)
-                })
-                .count()
-        }),
+        (
+            "Channels".to_owned(),
+            count(&channels.clone().with_strategy(Strategy::Channels), false),
+        ),
         ("Reading".to_owned(), {
             let classifier = reading.reading();
             cases
                 .iter()
-                .zip(&read)
-                .filter(|(case, vector)| {
+                .filter(|case| {
                     let best = classifier
                         .and_then(|c| {
-                            let lp = c.log_probabilities(vector.first()?)?;
+                            let texts = [case.request.clone()];
+                            let vectors = runtime
+                                .block_on(Evidence::read(&mut &replay, &texts))
+                                .ok()
+                                .flatten()?;
+                            let lp = c.log_probabilities(vectors.first()?)?;
                             let best = lp
                                 .iter()
                                 .enumerate()
@@ -662,38 +718,30 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
         }),
         (
             "combined with channels (no reading)".to_owned(),
-            count(&channels, true),
+            count(&channels, false),
         ),
-        ("combined with the reading, whole only".to_owned(), {
-            cases
-                .iter()
-                .zip(&read)
-                .filter(|(case, vectors)| {
-                    let ranked = reading.router().rank(&case.request);
-                    let whole = &vectors[..vectors.len().min(1)];
-                    let plan = reading
-                        .decide(&case.request, ranked, &[], None, Some(whole))
-                        .plan;
-                    right_tools(case, &plan)
-                })
-                .count()
-        }),
         (
-            "combined with the reading (default)".to_owned(),
+            "combined with the reading, whole only".to_owned(),
             count(&reading, true),
         ),
+        (
+            "combined with the reading (default)".to_owned(),
+            count(&reading, false),
+        ),
     ];
+    let mut headline = String::new();
     for (name, right) in &rows {
-        println!("{name:<40} {right}/{}", cases.len());
+        let line = format!("{name:<40} {right}/{}", cases.len());
+        println!("{line}");
+        headline.push_str(&line);
+        headline.push('\n');
+    }
+    if record_run {
+        record("choice-only", &headline);
     }
     println!("the default's misses:");
-    for ((case, vector), scores) in cases.iter().zip(&read).zip(&scored) {
-        let ranked = reading.router().rank(&case.request);
-        let wanted = reading.channels_to_score(&ranked);
-        let picked: Vec<f32> = wanted.iter().map(|&i| scores[i]).collect();
-        let plan = reading
-            .decide(&case.request, ranked, &wanted, Some(&picked), Some(vector))
-            .plan;
+    for case in cases {
+        let plan = plan_of(&reading, case, false);
         if !right_tools(case, &plan) {
             println!(
                 "  {} [{}] {} -> {}",
@@ -738,7 +786,7 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
                     .with_reading_channels(weight);
                 rows.push((
                     format!("reading+channels k{candidates} ct{channel_t} w{weight}"),
-                    count(&chooser, true),
+                    count(&chooser, false),
                 ));
             }
         }
@@ -752,7 +800,7 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
                         .with_tuning(candidates, router_t, channel_t, weight);
                     rows.push((
                         format!("channels k{candidates} rt{router_t} ct{channel_t} w{weight}"),
-                        count(&chooser, true),
+                        count(&chooser, false),
                     ));
                 }
             }
@@ -769,22 +817,90 @@ fn choice_grid(backend: &GemmaBackend, runtime: &tokio::runtime::Runtime, cases:
     }
 }
 
-/// Tool choice alone, without a model: the router's plan against the expected tools.
+/// Evidence that records which texts the decision asks to read, and gives none: the first
+/// pass of [`choice_grid`], so that every text is read once, in one batch.
+#[derive(Default)]
+struct Recorder {
+    texts: Vec<String>,
+}
+
+impl Evidence for Recorder {
+    type Error = std::convert::Infallible;
+
+    fn read<'a>(
+        &'a mut self,
+        texts: &'a [String],
+    ) -> agent_core::BoxFuture<'a, Result<agent_core::choice::Readings, Self::Error>> {
+        for text in texts {
+            if !self.texts.contains(text) {
+                self.texts.push(text.clone());
+            }
+        }
+        Box::pin(std::future::ready(Ok(None)))
+    }
+
+    fn score<'a>(
+        &'a mut self,
+        _request: &'a str,
+        _channels: &'a [usize],
+    ) -> agent_core::BoxFuture<'a, Result<Option<Vec<f32>>, Self::Error>> {
+        Box::pin(std::future::ready(Ok(None)))
+    }
+}
+
+/// Recorded evidence with the reading of the whole request only, not of its parts: what
+/// the parts add to the decision.
+struct WholeOnly<'r>(&'r Replay);
+
+impl Evidence for WholeOnly<'_> {
+    type Error = std::convert::Infallible;
+
+    fn read<'a>(
+        &'a mut self,
+        texts: &'a [String],
+    ) -> agent_core::BoxFuture<'a, Result<agent_core::choice::Readings, Self::Error>> {
+        let whole = &texts[..texts.len().min(1)];
+        let replay = self.0;
+        Box::pin(async move {
+            let mut replay = replay;
+            replay.read(whole).await
+        })
+    }
+
+    fn score<'a>(
+        &'a mut self,
+        request: &'a str,
+        channels: &'a [usize],
+    ) -> agent_core::BoxFuture<'a, Result<Option<Vec<f32>>, Self::Error>> {
+        let replay = self.0;
+        Box::pin(async move {
+            let mut replay = replay;
+            replay.score(request, channels).await
+        })
+    }
+}
+
+/// Tool choice alone, without a model: the decision the agent ships with
+/// [`Strategy::Router`], against the expected tools.
 fn router_only(cases: &[Case], args: &Args) {
-    let registry = seeded_registry();
-    let chooser =
-        Chooser::new(&registry, &Messages::default().chat_channel).with_strategy(Strategy::Router);
+    let registry = args.registry();
+    let tools = Dispatcher::new(Arc::clone(&registry), ApproveAll);
+    let chooser = Chooser::new(&registry).with_strategy(Strategy::Router);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap_or_else(|e| fail(&format!("tokio runtime: {e}")));
     let mut right = 0;
     for case in cases {
-        let ranked = chooser.router().rank(&case.request);
-        let plan: Vec<&str> = ranked
-            .first()
-            .map(|r| r.plan.iter().map(String::as_str).collect())
-            .unwrap_or_default();
-        let ok = right_tools(case, &plan);
+        let plan = match runtime.block_on(chooser.plan(&case.request, &tools, &mut NoModel)) {
+            Ok(plan) => plan,
+            Err(never) => match never {},
+        };
+        let ok = right_tools(case, &plan.decision.plan);
         right += usize::from(ok);
-        if !args.quiet && args.split != "heldout" {
-            let top: Vec<String> = ranked
+        if !args.quiet && !args.split.ends_with("heldout") {
+            let top: Vec<String> = plan
+                .decision
+                .ranked
                 .iter()
                 .take(3)
                 .map(|r| format!("{:?} {:.2}", r.plan, r.score))
@@ -815,7 +931,7 @@ fn router_cv(cases: &[Case], args: &Args, folds: usize) {
         fail("--router-cv runs on the dev split only");
     }
     let folds = folds.clamp(2, cases.len().max(2));
-    let registry = seeded_registry();
+    let registry = args.registry();
     let base = router_texts(&registry);
     let right = |router: &agent_core::choice::Router, case: &Case| {
         let plan: Vec<String> = router
@@ -868,7 +984,40 @@ fn seeded_registry() -> Arc<Registry> {
     world::seeded_registry(&["2025-03-08", "2025-03-09"]).unwrap_or_else(|e| fail(&e))
 }
 
+/// The splits of each domain.
+const SPLITS: [(&str, &[&str]); 3] = [
+    (
+        "habit",
+        &["dev", "probe", "heldout", "fresh-dev", "fresh-heldout"],
+    ),
+    ("todo", &["dev", "heldout"]),
+    ("expense", &["dev", "heldout"]),
+];
+
+impl Args {
+    /// The domain's tools over its starting state, each with `--examples` of its examples.
+    fn registry(&self) -> Arc<Registry> {
+        let built = match self.domain.as_str() {
+            "todo" => todo::registry_builder(todo::seeded(), self.examples).build(),
+            "expense" => expense::registry_builder(expense::seeded(), self.examples).build(),
+            _ => return seeded_registry(),
+        };
+        Arc::new(built.unwrap_or_else(|e| fail(&format!("{} registry: {e}", self.domain))))
+    }
+
+    /// The domain's instructions for the model.
+    fn instructions(&self) -> &'static str {
+        match self.domain.as_str() {
+            "todo" => todo::INSTRUCTIONS,
+            "expense" => expense::INSTRUCTIONS,
+            _ => COACH_INSTRUCTIONS,
+        }
+    }
+}
+
 struct Args {
+    domain: String,
+    examples: usize,
     split: String,
     strategy: Strategy,
     format: Option<PromptFormat>,
@@ -882,11 +1031,14 @@ struct Args {
     router_cv: Option<usize>,
     choice_only: bool,
     quiet: bool,
+    record: bool,
 }
 
 impl Args {
     fn parse() -> Self {
         let mut args = Self {
+            domain: "habit".to_owned(),
+            examples: 3,
             split: "dev".to_owned(),
             strategy: Strategy::default(),
             format: None,
@@ -900,6 +1052,7 @@ impl Args {
             router_cv: None,
             choice_only: false,
             quiet: false,
+            record: false,
         };
         let mut it = std::env::args().skip(1);
         while let Some(flag) = it.next() {
@@ -909,6 +1062,12 @@ impl Args {
             };
             match flag.as_str() {
                 "--split" => args.split = value(),
+                "--domain" => args.domain = value(),
+                "--examples" => {
+                    args.examples = value()
+                        .parse()
+                        .unwrap_or_else(|_| fail("--examples takes a number"));
+                }
                 "--strategy" => {
                     args.strategy = match value().as_str() {
                         "combined" => Strategy::Combined,
@@ -937,14 +1096,81 @@ impl Args {
                 "--router-cv" => args.router_cv = value().parse().ok(),
                 "--choice-only" => args.choice_only = true,
                 "--quiet" => args.quiet = true,
+                "--record" => args.record = true,
                 other => fail(&format!("unknown flag {other}; see the example's docs")),
             }
         }
-        if !["dev", "probe", "heldout"].contains(&args.split.as_str()) {
-            fail("--split is dev, probe or heldout");
+        let Some((_, splits)) = SPLITS.iter().find(|(domain, _)| *domain == args.domain) else {
+            fail("--domain is habit, todo or expense");
+        };
+        if !splits.contains(&args.split.as_str()) {
+            fail(&format!(
+                "--split of {} is one of {}",
+                args.domain,
+                splits.join(", ")
+            ));
         }
         args
     }
+}
+
+/// Appends this run's figures to `examples/eval/RESULTS.md` (see that file): the date, the
+/// commit (`+` when the working tree differs from it), what ran and its command line, then
+/// `figures`.
+fn record(kind: &str, figures: &str) {
+    use std::io::Write as _;
+    let git = |args: &[&str]| -> Option<String> {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+    };
+    let commit = git(&["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "unknown".to_owned());
+    let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
+        .is_some_and(|status| !status.is_empty());
+    let command: Vec<String> = std::env::args().skip(1).collect();
+    let entry = format!(
+        "\n### {} · {commit}{} · {kind} · load average {}\n\n`eval {}`\n\n```text\n{}```\n",
+        today(),
+        if dirty { "+" } else { "" },
+        load_average(),
+        command.join(" "),
+        figures
+    );
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join("eval")
+        .join("RESULTS.md");
+    let written = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .and_then(|mut file| file.write_all(entry.as_bytes()));
+    match written {
+        Ok(()) => println!("recorded in {}", path.display()),
+        Err(e) => fail(&format!("{}: {e}", path.display())),
+    }
+}
+
+/// Today's date (UTC) as `YYYY-MM-DD`.
+fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400);
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = i64::try_from(days).unwrap_or(0) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
 }
 
 fn mark(ok: bool) -> &'static str {

@@ -1,6 +1,6 @@
 //! A classifier over the model's reading of a request (a vector per text, from
-//! [`ChatSession::read_texts`](crate::ChatSession::read_texts)): which plan of the declared
-//! examples the request is most like, as the *model* reads it rather than by its letters.
+//! [`Evidence::read`](super::Evidence::read)): which plan of the declared examples the
+//! request is most like, as the *model* reads it rather than by its letters.
 //!
 //! Trained when the agent first needs it, on the vectors of the declared examples' requests
 //! (each labelled with its plan): the vectors are standardised (each dimension to mean 0 and
@@ -9,20 +9,12 @@
 //! inputs' curvature allows.
 //!
 //! Where the lexical router sees letters — two requests with no word in common are unlike to
-//! it — the model reads meaning: on the habit coach's dev and probe requests (187), trained on
-//! the same declared examples, this classifier alone chose right for 146, the router alone
-//! for 151, and the two together for 170 with the request's parts read too (165 with the
-//! whole request only; the router with channel scores: 160).
+//! it — the model reads meaning; the two together choose better than either alone.
 
-use super::log_softmax;
 use super::router::Plan;
 
-/// Passes of gradient descent. With the step the inputs' curvature allows (see
-/// [`step_size`]) the fit came within 1 % of the penalised optimum's loss on the habit
-/// coach's examples (measured offline, before the biases had a step of their own, which left
-/// the decisions on its dev and probe requests as they were), and those decisions are the
-/// optimum's; 300 passes at the earlier fixed step of 1 stopped at twice its loss and chose
-/// right for two probe requests fewer.
+/// Passes of gradient descent: with the step the inputs' curvature allows (see
+/// [`step_size`]), enough to come close to the penalised optimum on a few hundred examples.
 const EPOCHS: usize = 600;
 /// Momentum of the steps.
 const MOMENTUM: f32 = 0.9;
@@ -240,6 +232,14 @@ fn step_size(inputs: &[Vec<f32>], l2: f32) -> f32 {
         v = u.into_iter().map(|x| x / largest).collect();
     }
     1.0 / (0.5 * largest + l2).max(f32::EPSILON)
+}
+
+/// `values` as log-probabilities: each less the log of the sum of their exponentials.
+pub(super) fn log_softmax(values: &[f32]) -> Vec<f32> {
+    let max = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let sum: f32 = values.iter().map(|v| (v - max).exp()).sum();
+    let log_sum = max + sum.ln();
+    values.iter().map(|v| v - log_sum).collect()
 }
 
 #[cfg(test)]

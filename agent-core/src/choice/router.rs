@@ -62,24 +62,21 @@ pub struct Router {
 /// The fewest words each part of a composed request has.
 const MIN_PART_WORDS: usize = 2;
 
-/// The most places a request is split at when it is scored part by part: every split costs
-/// two scorings, so a long text is split at evenly spread places only and its cost grows
-/// with its length, not its square. Requests of up to 15 words are split everywhere.
-const MAX_SPLITS: usize = 12;
 /// The least score of a composed plan's weaker part: below it, a part is as like the other
-/// plans as like its step, and a one-step request split anywhere would pass. (Measured on the
-/// habit coach's dev requests and a probe set: the genuine two-part requests' weaker parts
-/// scored 0.36–0.51, the false splits of one-step requests 0.25–0.33.)
+/// plans as like its step, and a one-step request split anywhere would pass.
 const MIN_COMPOSED: f32 = 0.35;
 
-/// How much the linear classifier's probability adds to a plan's nearest-example score.
+/// How much the linear classifier's probability adds to a plan's nearest-example score: the
+/// classifier alone chooses worse than the nearest example, and beside it better than either.
 pub(crate) const CLASSIFIER_SHARE: f32 = 0.5;
-/// Training of the classifier: passes over the examples, step size, L2 penalty. (Measured on
-/// the habit coach's dev requests: the classifier alone chooses worse than the nearest
-/// example, and a share of 0.25–0.5 of it on top of the nearest-example score chooses best.)
+/// Training of the classifier: passes over the examples, step size, L2 penalty.
 const EPOCHS: usize = 200;
 const LEARNING_RATE: f32 = 0.5;
 const L2: f32 = 1e-4;
+
+/// A text as a [`Router`] weighs it; see [`Router::query`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Query(Vec<(u32, f32)>);
 
 /// A plan with its score, best first.
 #[derive(Debug, Clone, PartialEq)]
@@ -112,7 +109,11 @@ impl Router {
         let mut document_frequency: Vec<f32> = Vec::new();
         let mut class_sets: Vec<Vec<usize>> = Vec::new();
         for (grams, class, _) in &raw {
-            for gram in grams.keys() {
+            // In a fixed order, so that two routers trained on the same texts number their
+            // features alike and add up their weights in the same order.
+            let mut ordered: Vec<&String> = grams.keys().collect();
+            ordered.sort_unstable();
+            for gram in ordered {
                 let id = *vocabulary.entry(gram.clone()).or_insert_with(|| {
                     document_frequency.push(0.0);
                     class_sets.push(Vec::new());
@@ -302,7 +303,7 @@ impl Router {
         if pairs.is_empty() {
             return;
         }
-        for (left, right) in splits(text, MIN_PART_WORDS) {
+        for (left, right) in crate::request::splits(text, MIN_PART_WORDS) {
             let left = self.scores(&left);
             let right = self.scores(&right);
             // Each part must ask for its own step above every other one-step plan and above
@@ -333,7 +334,18 @@ impl Router {
     /// Similarity of two texts under this router's weights (0 to 1), e.g. of a request and
     /// a value's label.
     pub fn similarity(&self, a: &str, b: &str) -> f32 {
-        dot(&self.vectorize(&ngrams(a)), &self.vectorize(&ngrams(b)))
+        self.similarity_to(&self.query(a), b)
+    }
+
+    /// `text` as the router weighs it, to be compared with many others
+    /// ([`similarity_to`](Self::similarity_to)) without being read again each time.
+    pub fn query(&self, text: &str) -> Query {
+        Query(self.vectorize(&ngrams(text)))
+    }
+
+    /// The [`similarity`](Self::similarity) of a text read once (`query`) and `other`.
+    pub fn similarity_to(&self, query: &Query, other: &str) -> f32 {
+        dot(&query.0, &self.vectorize(&ngrams(other)))
     }
 
     /// A unit-length TF-IDF vector, sorted by feature id; n-grams never seen in training are
@@ -357,11 +369,12 @@ impl Router {
                 (id, (1.0 + tf.ln()) * idf * weight)
             })
             .collect();
+        // Sorted first, so the norm is summed in one order whatever the hash map's.
+        vector.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
         let norm = vector.iter().map(|(_, w)| w * w).sum::<f32>().sqrt();
         if norm > 0.0 {
             vector.iter_mut().for_each(|(_, w)| *w /= norm);
         }
-        vector.sort_unstable_by_key(|(id, _)| *id);
         vector
     }
 }
@@ -378,41 +391,6 @@ pub(crate) fn two_steps(plan: &Plan) -> Option<(&String, &String)> {
         [a, b] if a != b => Some((a, b)),
         _ => None,
     }
-}
-
-/// The places a request is split at to be scored part by part (by the router, and by the
-/// model's reading in [`Chooser`](super::Chooser)): between two words, each part at least
-/// [`MIN_PART_WORDS`] long, at most [`MAX_SPLITS`] places evenly spread over the text (the
-/// first and the last included; every place when there are few enough).
-pub(crate) fn splits(text: &str, min_words: usize) -> Vec<(String, String)> {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    if words.len() < 2 * min_words {
-        return Vec::new();
-    }
-    let places = words.len() - 2 * min_words + 1;
-    let count = places.min(MAX_SPLITS);
-    let mut splits: Vec<usize> = (0..count)
-        .map(|i| min_words + i * (places - 1) / (count - 1).max(1))
-        .collect();
-    splits.dedup();
-    splits
-        .into_iter()
-        .map(|split| (words[..split].join(" "), words[split..].join(" ")))
-        .collect()
-}
-
-/// The places a request is split between its sentences: after each word but the last that
-/// ends in sentence-final punctuation (`.` `!` `?` `~` `…`, repeated or not). A message of
-/// two sentences is the plainest way to ask for two things ("오늘 걷기 했어! 며칠 연속이야?"),
-/// and unlike a split between any two words it does not cut one request into a part that
-/// names a thing and a part that asks about it ("1번 습관 | 연속 기록 알려줘").
-pub(crate) fn sentence_splits(text: &str) -> Vec<(String, String)> {
-    const ENDS: [char; 8] = ['.', '!', '?', '~', '…', '。', '！', '？'];
-    let words: Vec<&str> = text.split_whitespace().collect();
-    (1..words.len())
-        .filter(|&split| words[split - 1].ends_with(ENDS))
-        .map(|split| (words[..split].join(" "), words[split..].join(" ")))
-        .collect()
 }
 
 fn fnv(text: &str) -> u32 {
@@ -488,51 +466,7 @@ mod tests {
     }
 
     #[test]
-    fn requests_split_between_sentences_after_their_punctuation() {
-        assert_eq!(
-            sentence_splits("오늘 걷기 했어!! 며칠 연속이야? 고마워~"),
-            [
-                (
-                    "오늘 걷기 했어!!".to_owned(),
-                    "며칠 연속이야? 고마워~".to_owned()
-                ),
-                (
-                    "오늘 걷기 했어!! 며칠 연속이야?".to_owned(),
-                    "고마워~".to_owned()
-                ),
-            ],
-            "after each sentence but the last"
-        );
-        assert!(sentence_splits("1번 습관 연속 기록 알려줘").is_empty());
-        assert!(
-            sentence_splits("build.water-first 추가").is_empty(),
-            "a full stop inside a word ends nothing"
-        );
-    }
-
-    #[test]
-    fn requests_split_between_words_at_evenly_spread_places() {
-        assert_eq!(
-            splits("목록  보여주고 3번 체크", 1),
-            [
-                ("목록".to_owned(), "보여주고 3번 체크".to_owned()),
-                ("목록 보여주고".to_owned(), "3번 체크".to_owned()),
-                ("목록 보여주고 3번".to_owned(), "체크".to_owned()),
-            ],
-            "every place, spacing normalised"
-        );
-        assert_eq!(splits("목록 보여주고 3번 체크", 2).len(), 1);
-        assert!(splits("목록 보여줘", 2).is_empty(), "too short to split");
-        assert!(splits("목록", 1).is_empty());
-        let long = vec!["말"; 40].join(" ");
-        let places = splits(&long, 1);
-        assert_eq!(
-            places.len(),
-            MAX_SPLITS,
-            "a long text at spread places only"
-        );
-        assert_eq!(places[0].0, "말", "the first place");
-        assert_eq!(places[MAX_SPLITS - 1].1, "말", "and the last");
+    fn a_router_composes_where_a_plan_has_two_different_steps() {
         assert!(router().composes());
         let one_step = Router::train([
             ("고마워", plan(&[]), 1.0),

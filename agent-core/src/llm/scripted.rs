@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use futures::stream;
 use serde_json::Value;
 
-use crate::agent::{
+use crate::session::{
     ChatConfig, ChatEvent, ChatSession, EventStream, LlmError, ResultMessage, ToolCall, ToolChoice,
     TurnInput, TurnRequest,
 };

@@ -6,13 +6,14 @@
 //! arguments validated and — for a destructive tool — the person asked. So a handler, even
 //! one an app wrote by hand, never runs on arguments that skipped those gates.
 
+use std::any::Any;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 
 use serde_json::Value;
 
-use super::deps::{Dep, Deps};
+use super::deps::{Dep, Dependency, Deps};
 use super::error::{ErrorCode, ToolError};
 use super::result::ToolResult;
 
@@ -85,5 +86,34 @@ where
 {
     fn call(&self, call: CallContext) -> BoxFuture<'static, ToolResult> {
         Box::pin(self(call))
+    }
+}
+
+/// A parameter type the runtime injects instead of reading it from the model's arguments.
+///
+/// `#[tool]` injects a parameter whose type is written `Dep<…>` or `agent_core::Dep<…>`, or
+/// that is marked `#[dep]` (for an alias of `Dep<T>`); this trait is how the generated code
+/// obtains it and declares it to the registry, and its bound is what checks that such a
+/// parameter really is a [`Dep`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be injected into a #[tool] fn",
+    label = "injected parameters are `agent_core::Dep<T>` with `T: Send + Sync + 'static`",
+    note = "a parameter typed `Dep<…>` or marked `#[dep]` is injected; to take a type of your own named `Dep` as an argument, write its path (`model::Dep`)"
+)]
+pub trait Injected: Sized {
+    /// The dependency to declare to the registry.
+    fn dependency() -> Dependency;
+
+    /// Takes the value out of a call.
+    fn from_call(call: &CallContext) -> Result<Self, ToolError>;
+}
+
+impl<T: Any + Send + Sync> Injected for Dep<T> {
+    fn dependency() -> Dependency {
+        Dependency::of::<T>()
+    }
+
+    fn from_call(call: &CallContext) -> Result<Self, ToolError> {
+        call.dep::<T>()
     }
 }

@@ -11,6 +11,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use serde::Serialize;
 use serde_json::Value;
 
 use super::call::ToolHandler;
@@ -124,6 +125,27 @@ pub struct ToolDefinition {
     pub(crate) values: Vec<(String, ValueProvider)>,
     pub(crate) from_request: Vec<String>,
     pub(crate) reply: Option<ReplyFn>,
+}
+
+/// What the model sees of a tool: its name, description and the JSON Schema of its
+/// arguments — and, for backends, the label people see and the parameters a model must copy
+/// from the request. Serialized, it is the function-calling standard's
+/// `{"name", "description", "parameters"}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolDeclaration {
+    /// The tool name (`[a-zA-Z_][a-zA-Z0-9_]{0,63}`).
+    pub name: String,
+    /// The human label ("습관 검색").
+    #[serde(skip)]
+    pub label: String,
+    /// Parameters whose text must be copied from the user's message (see
+    /// [`ToolDefinitionBuilder::from_request`]).
+    #[serde(skip)]
+    pub from_request: Vec<String>,
+    /// What the tool does, from the fn's doc comment.
+    pub description: String,
+    /// The shaped JSON Schema of the arguments (root `type: object`).
+    pub parameters: Value,
 }
 
 /// A tool's own answer to a successful result: see [`ToolDefinitionBuilder::reply`].
@@ -252,6 +274,32 @@ impl ToolDefinition {
         self.values.iter().map(|(param, _)| param.as_str())
     }
 
+    /// Whether parameter `name` is restricted by a value provider.
+    pub fn has_value_provider(&self, name: &str) -> bool {
+        self.values.iter().any(|(param, _)| param == name)
+    }
+
+    /// The parameters whose value must be copied from the user's request (see
+    /// [`ToolDefinitionBuilder::from_request`]), in declaration order.
+    pub fn from_request_parameters(&self) -> &[String] {
+        &self.from_request
+    }
+
+    /// The names the parameter schema requires.
+    pub fn required_parameters(&self) -> Vec<&str> {
+        self.schema
+            .parameters
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|names| names.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default()
+    }
+
+    /// The schema of parameter `name`, if the tool declares one.
+    pub fn parameter(&self, name: &str) -> Option<&Value> {
+        self.schema.parameters.get("properties")?.get(name)
+    }
+
     /// Asks every value provider for the values its parameter may take now. A provider that
     /// fails leaves its parameter unrestricted for this turn (the tool's own checks still
     /// apply). One that returns no value at all means there is nothing to choose from (no
@@ -285,14 +333,23 @@ impl ToolDefinition {
         self.reply.as_ref().and_then(|reply| reply(data))
     }
 
+    /// The validation gate of this tool's arguments (see [`validate`](super::validate)):
+    /// the arguments as the handler receives them, or every field that fails and why.
+    pub(crate) fn check_arguments(
+        &self,
+        args: Value,
+    ) -> Result<Value, super::validate::InvalidArguments> {
+        validate::check_arguments(&self.validator, args)
+    }
+
     /// The handler, undecorated. Only the dispatcher runs it, behind its gates.
     pub(crate) fn handler(&self) -> &Arc<dyn ToolHandler> {
         &self.handler
     }
 
     /// What the model sees of this tool.
-    pub fn declaration(&self) -> super::ToolDeclaration {
-        super::ToolDeclaration {
+    pub fn declaration(&self) -> ToolDeclaration {
+        ToolDeclaration {
             name: self.name.to_string(),
             label: self.label.to_string(),
             from_request: self.from_request.clone(),

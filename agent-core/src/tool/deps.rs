@@ -11,8 +11,6 @@ use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
 
-use super::call::CallContext;
-use super::error::ToolError;
 use super::validate::{ArgumentReader, ArgumentType};
 
 /// A shared dependency injected into a tool fn by the runtime.
@@ -72,35 +70,6 @@ impl<T: ?Sized + fmt::Debug> fmt::Debug for Dep<T> {
 impl<T> From<Arc<T>> for Dep<T> {
     fn from(value: Arc<T>) -> Self {
         Self(value)
-    }
-}
-
-/// A parameter type the runtime injects instead of reading it from the model's arguments.
-///
-/// `#[tool]` injects a parameter whose type is written `Dep<…>` or `agent_core::Dep<…>`, or
-/// that is marked `#[dep]` (for an alias of `Dep<T>`); this trait is how the generated code
-/// obtains it and declares it to the registry, and its bound is what checks that such a
-/// parameter really is a [`Dep`].
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be injected into a #[tool] fn",
-    label = "injected parameters are `agent_core::Dep<T>` with `T: Send + Sync + 'static`",
-    note = "a parameter typed `Dep<…>` or marked `#[dep]` is injected; to take a type of your own named `Dep` as an argument, write its path (`model::Dep`)"
-)]
-pub trait Injected: Sized {
-    /// The dependency to declare to the registry.
-    fn dependency() -> Dependency;
-
-    /// Takes the value out of a call.
-    fn from_call(call: &CallContext) -> Result<Self, ToolError>;
-}
-
-impl<T: Any + Send + Sync> Injected for Dep<T> {
-    fn dependency() -> Dependency {
-        Dependency::of::<T>()
-    }
-
-    fn from_call(call: &CallContext) -> Result<Self, ToolError> {
-        call.dep::<T>()
     }
 }
 

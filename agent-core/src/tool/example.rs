@@ -8,12 +8,18 @@
 //! schema), so a bad example is a start-up error, never a silently wrong prompt. They are
 //! used three ways: the tool-choice stage learns from the requests, prompt formats show them
 //! to the model as few-shot turns, and tests and evaluations can replay them.
+//!
+//! Examples are also data: an app with many keeps them in a JSON file beside its code
+//! ([`RegistryBuilder::examples_json`](crate::RegistryBuilder::examples_json)), each one
+//! written as [`Example`] serializes — `{"request": …, "calls": [{"tool": …, "args": {…}}],
+//! "result": …, "answer": …}`, every field but `request` optional.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// One call of an example.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ExampleCall {
     /// The tool called.
     pub tool: String,
@@ -34,14 +40,18 @@ pub struct ExampleCall {
 /// assert_eq!(search_then_add.calls().len(), 2);
 /// assert!(chat.calls().is_empty());
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Example {
     request: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     calls: Vec<ExampleCall>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     result: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     answer: Option<String>,
     /// The tool's own sentence about `result`, filled in from the registry.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     reply: Option<String>,
 }
 
@@ -114,14 +124,18 @@ impl Example {
         self.reply.as_deref()
     }
 
-    /// The example with its result's reply, written by `tool`'s reply.
-    pub(crate) fn with_reply_of(mut self, tool: Option<&super::ToolDefinition>) -> Self {
-        self.reply = match (tool, &self.result) {
-            (Some(tool), Some(result)) if result.get("status") == Some(&Value::from("ok")) => {
-                result.get("data").and_then(|data| tool.reply(data))
-            }
-            _ => None,
-        };
+    /// The data of the illustrative result, if it is a success (`{"status":"ok","data":…}`):
+    /// what a tool's [`reply`](crate::ToolDefinitionBuilder::reply) is written from.
+    pub(crate) fn ok_data(&self) -> Option<&Value> {
+        let result = self.result.as_ref()?;
+        (result.get("status") == Some(&Value::from("ok")))
+            .then(|| result.get("data"))
+            .flatten()
+    }
+
+    /// The example with `reply` as its result's reply (see [`reply_text`](Self::reply_text)).
+    pub(crate) fn with_reply(mut self, reply: Option<String>) -> Self {
+        self.reply = reply;
         self
     }
 

@@ -295,6 +295,15 @@ const TYPED_KEYWORDS: &[(&str, &[&str])] = &[
     ("maxProperties", &["object"]),
 ];
 
+/// Whether `prop`'s schema admits JSON type `name` (`"type": "string"` or a list holding it).
+pub(crate) fn admits_type(prop: &Value, name: &str) -> bool {
+    match prop.get("type") {
+        Some(Value::String(t)) => t == name,
+        Some(Value::Array(types)) => types.iter().any(|t| t == name),
+        _ => false,
+    }
+}
+
 /// Refuses a schema with a limit no validator applies: a keyword for one JSON type on a node
 /// whose `type` excludes it (`minimum` on a string, `maxLength` on an integer). The error
 /// names the argument and the keyword.

@@ -22,7 +22,6 @@ use jsonschema::{Keyword, ValidationError, Validator};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::definition::ToolDefinition;
 use super::error::{ErrorCode, ToolError};
 use super::schema;
 
@@ -169,10 +168,10 @@ impl<'i> Keyword<'i> for WholeInteger {
     }
 }
 
-/// The validation gate for `tool`: see the module doc. Returns the arguments as the handler
-/// receives them.
+/// The validation gate for a tool whose compiled validation schema is `validator`: see the
+/// module doc. Returns the arguments as the handler receives them.
 pub(crate) fn check_arguments(
-    tool: &ToolDefinition,
+    validator: &Validator,
     args: Value,
 ) -> Result<Value, InvalidArguments> {
     let args = match args {
@@ -200,11 +199,10 @@ pub(crate) fn check_arguments(
             format!("the arguments are nested more than {MAX_DEPTH} levels deep"),
         ));
     }
-    if tool.validator.is_valid(&args) {
+    if validator.is_valid(&args) {
         return Ok(args);
     }
-    let errors = tool
-        .validator
+    let errors = validator
         .iter_errors(&args)
         .map(|error| {
             let mut field = String::new();

@@ -12,13 +12,12 @@
 //! | [`catalog`] | `search_catalog`, `query_protocol` |
 //! | [`habits`] | `list_active_habits`, `add_habit` |
 //! | [`tracker`] | `get_streak`, `log_tracker_entry` |
-//! | [`examples`] | more examples: other phrasings, two-call requests, requests needing no tool |
+//! | `examples.json` | more examples, as data: other phrasings, two-call requests, requests needing no tool ([`EXAMPLES`]) |
 //! | [`replies`] | each tool's own sentence about a successful result |
 //! | [`values`] | value providers: catalog ids, active habit ids, categories, search terms, tracker values, the days of the past week |
 //! | [`instructions`] | [`COACH_INSTRUCTIONS`] |
 
 pub mod catalog;
-pub mod examples;
 pub mod habits;
 pub mod instructions;
 pub mod replies;
@@ -34,6 +33,12 @@ pub use catalog::{query_protocol, search_catalog};
 pub use habits::{add_habit, list_active_habits};
 pub use instructions::COACH_INSTRUCTIONS;
 pub use tracker::{get_streak, log_tracker_entry};
+
+/// The coach's examples beyond each tool's own few, as data (`examples.json` beside this
+/// file): more ways people ask for each tool, requests that take two calls, and requests that
+/// need no tool with the kind of answer the coach gives. [`registry_builder`] adds them with
+/// `RegistryBuilder::examples_json`; the registry checks each against the tools' schemas.
+pub const EXAMPLES: &str = include_str!("examples.json");
 
 /// The six tool names, in the order [`registry_builder`] registers them (and the model sees
 /// them): read-only tools first, the two that write last.
@@ -79,9 +84,7 @@ pub fn registry_builder(coach: Coach) -> RegistryBuilder {
         .tool::<add_habit>()
         .tool::<log_tracker_entry>()
         .dependency(coach);
-    examples::examples()
-        .into_iter()
-        .fold(builder, RegistryBuilder::example)
+    builder.examples_json("habit-tools/src/tools/examples.json", EXAMPLES)
 }
 
 /// Runs one synchronous [`Coach`] operation on Tokio's blocking pool, so a SQLite transaction
@@ -154,5 +157,23 @@ mod tests {
             panic!("did not complete in place");
         };
         assert_eq!(result.unwrap().count, 0);
+    }
+
+    #[test]
+    fn every_example_has_a_request_and_either_calls_or_an_answer() {
+        let registry = registry_builder(Coach::new(
+            Arc::new(Store::open_in_memory().unwrap()),
+            Arc::new(FixedClock::new(crate::Date::constant(2025, 3, 10))),
+        ))
+        .build()
+        .unwrap();
+        assert!(registry.examples().count() > TOOL_NAMES.len());
+        for example in registry.examples() {
+            assert!(!example.request().trim().is_empty());
+            assert!(
+                !example.calls().is_empty() || example.answer_text().is_some(),
+                "{example:?}"
+            );
+        }
     }
 }

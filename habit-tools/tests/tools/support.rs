@@ -102,10 +102,9 @@ impl Harness {
     }
 
     /// The values the model may write for `tool`'s `param` when answering `request` (see
-    /// `Dispatcher::values_for`); empty when the parameter is not restricted.
+    /// `agent_core::choice::values_for`); empty when the parameter is not restricted.
     pub(crate) fn values_for(&self, tool: &str, param: &str, request: &str) -> Vec<Value> {
-        self.tools
-            .values_for(request)
+        agent_core::choice::values_for(&self.tools, request)
             .get(tool)
             .and_then(|params| params.get(param))
             .map(|choices| choices.iter().map(|c| c.value.clone()).collect())

@@ -296,8 +296,7 @@ async fn a_log_that_was_missed_is_not_a_day_off() {
 async fn with_no_habit_yet_there_is_no_habit_id_to_write() {
     let h = Harness::in_memory(Arc::new(ApproveAll));
     let habit_ids = |h: &Harness, tool: &str| {
-        h.tools
-            .values_for("오늘 걷기 했어")
+        agent_core::choice::values_for(&h.tools, "오늘 걷기 했어")
             .get(tool)
             .and_then(|params| params.get("habit_id"))
             .map(|choices| choices.iter().map(|c| c.value.clone()).collect::<Vec<_>>())

@@ -17,8 +17,8 @@ use llama_cpp_2::llama_batch::LlamaBatch;
 use llama_cpp_2::token::LlamaToken;
 
 use super::format::State;
-use super::model::Shared;
-use crate::agent::LlmError;
+use super::shared::Shared;
+use crate::session::LlmError;
 
 /// The conversation's sequence.
 pub(crate) const CONVERSATION: i32 = 0;

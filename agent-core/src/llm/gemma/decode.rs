@@ -34,10 +34,10 @@ use llama_cpp_2::token::LlamaToken;
 use super::constrain::{Matcher, Program};
 use super::conversation::Conversation;
 use super::message::EventSender;
-use super::model::TokenKind;
 use super::sampler::Sampler;
+use super::shared::TokenKind;
 use super::utf8::Utf8Buffer;
-use crate::agent::{ChatEvent, LlmError};
+use crate::session::{ChatEvent, LlmError};
 
 /// Longest forced run evaluated at once, in bytes.
 const MAX_FORCED: usize = 256;
@@ -311,7 +311,7 @@ pub(crate) fn call(
         }
         out.bytes.extend_from_slice(piece);
         out.sampled += 1;
-        if super::turn::tracing_prompts() {
+        if super::trace::tracing_prompts() {
             eprintln!(
                 "    sampled {:?} after {:?}",
                 String::from_utf8_lossy(piece),
@@ -359,7 +359,7 @@ fn draft_after(
     last_two: [Option<LlamaToken>; 2],
     drafts: &[LlamaToken],
     matcher: &Matcher<'_>,
-    table: &super::model::TokenTable,
+    table: &super::shared::TokenTable,
     max: usize,
 ) -> Vec<LlamaToken> {
     let [Some(before), Some(token)] = last_two else {
@@ -401,7 +401,7 @@ struct Verified {
 fn verify(
     conversation: &mut Conversation<'_>,
     sampler: &mut Sampler,
-    table: &super::model::TokenTable,
+    table: &super::shared::TokenTable,
     matcher: &mut Matcher<'_>,
     token: LlamaToken,
     draft: &[LlamaToken],

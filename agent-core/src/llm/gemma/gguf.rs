@@ -111,12 +111,11 @@ pub(crate) fn first_blocks(src: &Path, dst: &Path, blocks: u32) -> Result<(), Gg
     }
     let prefix = format!("{arch}.");
     // Gemma 3's graph computes the whole vocabulary's logits for every token in embedding
-    // mode (262,144 × 640 per token: ~100 ms a request on two cores); its embedding
-    // sibling's graph is the same blocks without that head, and 4× faster. It attends both
-    // ways (llama.cpp evaluates a model without a KV cache as an encoder), so its states
-    // are not quite the causal model's; measured on the habit coach's dev and probe
-    // requests, tool choice beside the router chose right for as many with either (165 and
-    // 166 of 187; alone, 146 and 157).
+    // mode (262,144 × 640 per token), most of a request's reading; its embedding
+    // sibling's graph is the same blocks without that head, and several times faster. It
+    // attends both ways (llama.cpp evaluates a model without a KV cache as an encoder), so
+    // its states are not quite the causal model's; tool choice beside the router chooses as
+    // well with either.
     let renamed = (arch == "gemma3").then_some(("gemma-embedding", "gemma-embedding."));
     for entry in &mut header.entries {
         if let Some((new_arch, new_prefix)) = renamed {

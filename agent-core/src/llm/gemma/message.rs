@@ -1,7 +1,7 @@
 //! What the session handle asks of its worker (tower's `buffer/message.rs`).
 
-use super::handle::TurnStats;
-use crate::agent::{ChatEvent, LlmError, ResultMessage, TurnRequest};
+use super::stats::TurnStats;
+use crate::session::{ChatEvent, LlmError, ResultMessage, TurnRequest};
 
 /// Where a turn's events go; a bounded channel the turn's stream polls.
 pub(crate) type EventSender = tokio::sync::mpsc::Sender<Result<ChatEvent, LlmError>>;

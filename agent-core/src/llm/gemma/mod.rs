@@ -9,8 +9,8 @@ starts from a preamble — instructions, tool declarations and examples in the s
 conversation costs only its own tokens.
 
 The very first start of a model with a given set of tools is the slow one: its preamble is
-evaluated (about 1,850 tokens for the habit coach: some 4–5 s on two cores, bounded by
-llama.cpp's prefill speed), and tool choice reads the declared examples
+evaluated (a few seconds for a preamble of a couple of thousand tokens on two cores, bounded
+by llama.cpp's prefill speed), and tool choice reads the declared examples
 ([`Agent::prepare`](crate::Agent::prepare)). Do it once ahead of any conversation — at install,
 or in a set-up step with progress shown, as `habit-demo prepare` does: start a session, await
 [`GemmaSession::ready`], run `Agent::prepare` — and every later start, in any process,
@@ -28,10 +28,14 @@ the feature for `GemmaBackend`, which loads a GGUF and starts sessions the agent
 //! forced stretch evaluated in one batch, and the request's words a call copies verified in
 //! one batch too; or free text; and it can score a request for the tool-choice stage.
 //!
+//! The files form layers: what every session shares at the bottom, the backend that starts
+//! sessions at the top.
+//!
 //! | file | owns |
 //! | --- | --- |
-//! | `model.rs` | options, loading, format detection, tokenization, the token table, model identity |
-//! | `handle.rs` | `GemmaSession`, the `Send` handle, and its counters |
+//! | `backend.rs` | `GemmaBackend`: a loaded model, which starts sessions and reads texts |
+//! | `handle.rs` | `GemmaSession`, the `Send` handle |
+//! | `stats.rs` | the counters of a session and of a turn |
 //! | `message.rs` | the commands the handle sends its worker |
 //! | `worker.rs` | the inference thread: the command loop |
 //! | `turn.rs` | what each command does: a turn, recording results, scoring, a reset, free decoding (a benchmark's baseline) |
@@ -43,9 +47,12 @@ the feature for `GemmaBackend`, which loads a GGUF and starts sessions the agent
 //! | `threads.rs` | the thread count, and the load probe that picks it |
 //! | `scoring.rs` | channel scoring for tool choice |
 //! | `reading.rs`, `gguf.rs` | the model's reading of a text for tool choice: the model cut to its first blocks |
+//! | `shared.rs` | what sessions share: the weights, loading, format detection, tokenization, the token table, model identity, evaluated prefixes |
+//! | `options.rs` | options, the prefix cache's place, the default model's path |
 //! | `constrain/` | the call automaton: schema → tree → program → matcher |
 //! | `format/` | prompt formats: JSON, Python, FunctionGemma |
 //! | `utf8.rs`, `hash.rs` | UTF-8 reassembly of token pieces; FNV-1a |
+//! | `trace.rs` | prompts and sampled tokens on stderr, for tuning (`AGENT_RS_TRACE=1`) |
 #![cfg_attr(
     not(feature = "llama"),
     allow(dead_code, unreachable_pub, unused_imports)
@@ -57,6 +64,8 @@ mod hash;
 mod utf8;
 
 #[cfg(feature = "llama")]
+mod backend;
+#[cfg(feature = "llama")]
 mod conversation;
 #[cfg(feature = "llama")]
 mod decode;
@@ -67,7 +76,7 @@ mod handle;
 #[cfg(feature = "llama")]
 mod message;
 #[cfg(feature = "llama")]
-mod model;
+mod options;
 #[cfg(feature = "llama")]
 mod prefix;
 #[cfg(feature = "llama")]
@@ -77,22 +86,32 @@ mod sampler;
 #[cfg(feature = "llama")]
 mod scoring;
 #[cfg(feature = "llama")]
+mod shared;
+#[cfg(feature = "llama")]
+mod stats;
+#[cfg(feature = "llama")]
 mod steering;
 #[cfg(feature = "llama")]
 mod threads;
+#[cfg(feature = "llama")]
+mod trace;
 #[cfg(feature = "llama")]
 mod turn;
 #[cfg(feature = "llama")]
 mod worker;
 
+#[cfg(feature = "llama")]
+pub use backend::GemmaBackend;
 pub use format::PromptFormat;
 #[cfg(feature = "llama")]
-pub use handle::{GemmaSession, SessionStats, TurnStats};
+pub use handle::GemmaSession;
 #[cfg(feature = "llama")]
-pub use model::{DEFAULT_MODEL_FILE, GemmaBackend, GemmaOptions, MODEL_ENV, PrefixCache};
+pub use options::{DEFAULT_MODEL_FILE, GemmaOptions, MODEL_ENV, PrefixCache};
 #[cfg(feature = "llama")]
 pub use prefix::PrefixSource;
 #[cfg(feature = "llama")]
 pub use sampler::SamplerCounters;
+#[cfg(feature = "llama")]
+pub use stats::{SessionStats, TurnStats};
 #[cfg(feature = "llama")]
 pub use threads::Threads;

@@ -25,8 +25,8 @@ use llama_cpp_2::token::LlamaToken;
 
 use super::conversation::{Logits, evaluate};
 use super::hash::Fnv64;
-use super::model::{LLAMA_CPP, Shared};
-use crate::agent::LlmError;
+use super::shared::{LLAMA_CPP, Shared};
+use crate::session::LlmError;
 
 /// Where a prefix's KV state came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -156,7 +156,7 @@ fn meta_text(shared: &Shared, tokens: usize, bytes: u64, hash: u64, shape: &str)
 
 /// The length and checksum of a cache file, read in pieces (the reading model's is hundreds
 /// of MB). XXH3 rather than the keys' FNV-1a: a restart reads every cached prefix (tens of
-/// MB), which FNV-1a, a byte at a time, took ~40 ms of.
+/// MB), and FNV-1a, a byte at a time, made that a noticeable part of the start.
 pub(crate) fn file_hash(path: &Path) -> Option<(u64, u64)> {
     use std::io::Read;
     let mut file = fs::File::open(path).ok()?;

@@ -1,14 +1,12 @@
 //! The model's own reading of a text, as one vector, for tool choice:
-//! [`GemmaBackend::read_texts`] and the *reading model* behind it.
+//! [`GemmaBackend::read_texts`](super::GemmaBackend::read_texts) and the *reading model*
+//! behind it.
 //!
 //! What a request asks for is clearest in the model's middle layers; the final ones are
-//! shaped for the next token. Measured on the habit coach's dev and probe requests (187), a
-//! linear classifier over the mean state after block 8 of Gemma 3 270M's 18, trained on the
-//! declared examples only, chose the right tools for 146 alone and for 166 beside the
-//! lexical router — where the router with the model's channel scores chose right for 160.
-//! After blocks 6, 10 and 12: 163, 162 and 162 beside the router. (Offline, with the
-//! transformers library on the same weights and the causal model's states: the final ones
-//! chose right for 146 alone, those after block 8 for 158.)
+//! shaped for the next token. A linear classifier over the mean state after a middle block
+//! (the eighth of Gemma 3 270M's 18 by default), trained on the declared examples only,
+//! tells plans apart better than one over the final states, and better beside the lexical
+//! router than the model's channel scores do.
 //!
 //! llama.cpp gives only the final state. So the reading model is the same GGUF cut down to
 //! its first [`reading_blocks`](super::GemmaOptions::reading_blocks) blocks (see `gguf.rs`),
@@ -29,7 +27,7 @@ use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use llama_cpp_2::context::params::{LlamaContextParams, LlamaPoolingType};
 use llama_cpp_2::llama_batch::LlamaBatch;
@@ -39,15 +37,15 @@ use llama_cpp_2::token::LlamaToken;
 
 use super::gguf;
 use super::hash::Fnv64;
-use super::model::{GemmaBackend, LLAMA_CPP, Shared, model_key};
-use crate::agent::LlmError;
+use super::shared::{LLAMA_CPP, Shared, model_key};
+use crate::session::LlmError;
 
 /// A text is read on at most this many of its tokens.
 const MAX_TEXT_TOKENS: usize = 96;
 /// Texts read in one llama.cpp batch (one sequence each) by a model without a KV cache (the
 /// embedding sibling `gguf.rs` makes of Gemma 3). A cut model that keeps its architecture
-/// has a KV cache, and several sequences in one batch gave it wrong vectors (measured: tool
-/// choice from them fell from 57 to 35 of 63), so it reads one text at a time.
+/// has a KV cache, and several sequences in one batch gave it wrong vectors (tool choice
+/// from them fell far behind), so it reads one text at a time.
 const TEXTS_PER_BATCH: usize = 16;
 /// What a text is read inside: a user turn, followed by the start of the model's reply to it
 /// (the frame the measurements were made with).
@@ -70,34 +68,31 @@ pub(crate) struct Reading {
     paths: Option<CachePaths>,
 }
 
-impl GemmaBackend {
-    /// The model's reading of each of `texts`: the mean of its states after the first
-    /// [`reading_blocks`](super::GemmaOptions::reading_blocks) blocks, in a user-turn frame.
-    /// `Ok(None)` when reading is switched off (`reading_blocks == 0`). Vectors are kept in
-    /// memory, never on disk (a session keeps its declared examples' on disk).
-    ///
-    /// # Errors
-    /// [`LlmError::Load`] when the reading model cannot be made or loaded,
-    /// [`LlmError::Inference`] when evaluation fails.
-    pub fn read_texts(&self, texts: &[String]) -> Result<Option<Vec<Arc<[f32]>>>, LlmError> {
-        self.shared.read_texts(texts, &[])
-    }
+/// The reading model of one loaded model, made on first use, and the vectors of the texts
+/// it read lately (at most [`REMEMBERED`]).
+#[derive(Default)]
+pub(crate) struct Reader {
+    reading: OnceLock<Result<Reading, String>>,
+    read: Mutex<HashMap<String, Arc<[f32]>>>,
 }
 
-impl Shared {
-    /// See [`GemmaBackend::read_texts`]; the vectors of those of `texts` that are in
-    /// `declared` are kept on disk as well (the file is for that whole set).
+impl Reader {
+    /// The reading of `texts` by `shared`'s model (see
+    /// [`GemmaBackend::read_texts`](super::GemmaBackend::read_texts)); the vectors of those
+    /// of `texts` that are in `declared` are kept on disk as well (the file is for that
+    /// whole set).
     pub(crate) fn read_texts(
         &self,
+        shared: &Shared,
         texts: &[String],
         declared: &[String],
     ) -> Result<Option<Vec<Arc<[f32]>>>, LlmError> {
-        if self.options.reading_blocks == 0 {
+        if shared.options.reading_blocks == 0 {
             return Ok(None);
         }
         let reading = self
             .reading
-            .get_or_init(|| Reading::load(self).map_err(|e| e.to_string()))
+            .get_or_init(|| Reading::load(shared).map_err(|e| e.to_string()))
             .as_ref()
             .map_err(|e| LlmError::Load(e.clone()))?;
         // What this call returns is gathered here, not looked up in the memory at the end:
@@ -125,7 +120,7 @@ impl Shared {
             let vectors = match reading.load_declared(declared) {
                 Some(vectors) => vectors,
                 None => {
-                    let vectors = reading.read(self, declared)?;
+                    let vectors = reading.read(shared, declared)?;
                     reading.save_declared(declared, &vectors);
                     vectors
                 }
@@ -139,7 +134,7 @@ impl Shared {
         }
         let rest = missing(&found);
         if !rest.is_empty() {
-            let vectors = reading.read(self, &rest)?;
+            let vectors = reading.read(shared, &rest)?;
             for (text, vector) in rest.iter().zip(&vectors) {
                 found.insert(text.clone(), vector.clone());
             }

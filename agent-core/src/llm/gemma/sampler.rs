@@ -21,8 +21,8 @@ use llama_cpp_2::sampling::LlamaSampler;
 use llama_cpp_2::token::LlamaToken;
 
 use super::constrain::Matcher;
-use super::model::{TokenKind, TokenTable};
-use crate::agent::LlmError;
+use super::shared::{TokenKind, TokenTable};
+use crate::session::LlmError;
 
 /// How many of the likeliest tokens the middle step tests.
 pub(crate) const CANDIDATE_WINDOW: usize = 256;

@@ -29,10 +29,10 @@ use llama_cpp_2::token::LlamaToken;
 
 use super::conversation::pos;
 use super::format::{Prompt, START_USER};
-use super::model::Shared;
 use super::prefix::{self, PrefixSource};
-use crate::agent::LlmError;
+use super::shared::Shared;
 use crate::choice::Channel;
+use crate::session::LlmError;
 
 /// Requests are scored on at most this many tokens.
 const MAX_REQUEST_TOKENS: usize = 48;
@@ -200,6 +200,34 @@ mod tests {
         assert_eq!(
             render(&channel).as_string(),
             "<start_of_turn>user\n[습관 검색] 카탈로그를 검색합니다.\n예: 운동 찾아줘\n예: "
+        );
+    }
+
+    #[test]
+    fn an_apps_words_for_plain_conversation_are_what_the_model_reads() {
+        let registry = crate::registry::Registry::builder()
+            .build()
+            .expect("registry");
+        let messages = crate::messages::Messages {
+            chat_channel: "Small talk, thanks, questions no tool answers".into(),
+            ..crate::messages::Messages::default()
+        };
+        let config = crate::session::ChatConfig::new("hi", &registry).with_messages(&messages);
+        let chat = config
+            .channels
+            .iter()
+            .find(|c| c.candidate == Candidate::Chat)
+            .expect("the chat channel");
+        assert_eq!(
+            render(chat).as_string(),
+            "<start_of_turn>user\nSmall talk, thanks, questions no tool answers\n예: "
+        );
+        let defaults = crate::session::ChatConfig::new("hi", &registry);
+        assert!(
+            render(&defaults.channels[0])
+                .as_string()
+                .contains(&*crate::messages::Messages::default().chat_channel),
+            "without them, the default words"
         );
     }
 

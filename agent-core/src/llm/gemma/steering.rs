@@ -10,9 +10,9 @@
 
 use super::constrain::Program;
 use super::format::{self, Format};
-use crate::agent::{ChatConfig, ToolChoice, TurnRequest};
-use crate::dispatch::ValueSets;
+use crate::session::{ChatConfig, ToolChoice, TurnRequest};
 use crate::tool::ToolDeclaration;
+use crate::tool::ValueSets;
 
 /// What the model may write this turn.
 pub(crate) enum Steering {

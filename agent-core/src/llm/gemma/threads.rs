@@ -4,9 +4,9 @@
 //! ggml's CPU threads meet at a spinning barrier after every operation of the graph (dozens
 //! per token). A thread that shares its core with another busy process is descheduled for
 //! whole time slices while its partner spins, so on a busy machine more threads are slower,
-//! not faster: on the 2-core machine this was measured on, with two busy processes beside it,
-//! decoding ran at 9.5 tok/s with 2 threads and 24.1 with 1 (48 idle with 2; bench
-//! section 5 prints the current figures). The thread count is fixed when a context is
+//! not faster: on a two-core machine with two busy processes beside it, one thread decodes
+//! more than twice as fast as two (the bench's section 5 prints the figures). The thread
+//! count is fixed when a context is
 //! created (llama-cpp-2 offers no safe `llama_set_n_threads`), so `Auto` decides then: all
 //! cores, less the ones other processes kept busy since the previous look.
 //!

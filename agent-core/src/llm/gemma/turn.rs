@@ -17,39 +17,16 @@ use super::constrain::Program;
 use super::conversation::{CONVERSATION, Conversation};
 use super::decode::{self, End, Events, Start};
 use super::format::{self, PromptFormat, State};
-use super::handle::{SessionStats, TurnStats};
-use super::model::{Shared, TokenKind, context_size};
 use super::prefix;
+use super::reading::Reader;
 use super::sampler::Sampler;
 use super::scoring::Channels;
+use super::shared::{Shared, TokenKind, context_size};
+use super::stats::{SessionStats, TurnStats};
 use super::steering::{self, Steering};
-use crate::agent::{ChatConfig, ChatEvent, LlmError, ResultMessage, TurnInput, TurnRequest};
+use super::trace::trace;
+use crate::session::{ChatConfig, ChatEvent, LlmError, ResultMessage, TurnInput, TurnRequest};
 use crate::tool::ToolDeclaration;
-
-/// With `AGENT_RS_TRACE=1` in the environment, every rendered prompt is written to stderr
-/// (control pieces in ⟦…⟧): for seeing what a model is shown while tuning prompts.
-pub(crate) fn tracing_prompts() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("AGENT_RS_TRACE").is_some_and(|v| v == "1"))
-}
-
-fn trace(what: &str, prompt: &format::Prompt) {
-    if !tracing_prompts() {
-        return;
-    }
-    let mut text = String::new();
-    for piece in prompt.pieces() {
-        match piece {
-            format::Piece::Control(c) => {
-                text.push('⟦');
-                text.push_str(c);
-                text.push('⟧');
-            }
-            format::Piece::Text(t) => text.push_str(t),
-        }
-    }
-    eprintln!("--- {what} ---\n{text}");
-}
 
 /// Room kept free for the reply when a new input is admitted.
 const MIN_REPLY_TOKENS: usize = 16;
@@ -57,6 +34,7 @@ const MIN_REPLY_TOKENS: usize = 16;
 /// One session's inference state; see the module doc.
 pub(crate) struct Session<'m> {
     shared: &'m Shared,
+    reader: &'m Reader,
     conversation: Conversation<'m>,
     /// The tool-choice channels, prepared at the first scoring: a chooser that reads
     /// requests with the model never asks for them, and their prefixes cost seconds.
@@ -72,6 +50,7 @@ impl<'m> Session<'m> {
     /// Creates the context, restores or evaluates the preamble.
     pub(crate) fn start(
         shared: &'m Shared,
+        reader: &'m Reader,
         config: ChatConfig,
         stats: Arc<Mutex<SessionStats>>,
     ) -> Result<Self, LlmError> {
@@ -135,6 +114,7 @@ impl<'m> Session<'m> {
         }
         Ok(Self {
             shared,
+            reader,
             conversation: Conversation::new(shared, ctx, batch, tokens.len()),
             channels: None,
             shape,
@@ -438,7 +418,7 @@ impl<'m> Session<'m> {
             .iter()
             .map(|example| example.request().to_owned())
             .collect();
-        self.shared.read_texts(texts, &declared)
+        self.reader.read_texts(self.shared, texts, &declared)
     }
 
     /// Scores `text` under the `wanted` channels.

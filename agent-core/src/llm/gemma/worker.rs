@@ -11,11 +11,12 @@ use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use super::decode::Events;
-use super::handle::SessionStats;
 use super::message::Command;
-use super::model::Shared;
+use super::reading::Reader;
+use super::shared::Shared;
+use super::stats::SessionStats;
 use super::turn::Session;
-use crate::agent::{ChatConfig, LlmError};
+use crate::session::{ChatConfig, LlmError};
 
 /// Whether a session's start has finished, and how: set once by its worker, waited for by
 /// the handle (blocking in [`GemmaBackend::session`](super::GemmaBackend::session), or
@@ -91,13 +92,16 @@ impl Drop for Unset<'_> {
 /// The thread's body.
 pub(super) fn run(
     shared: &Shared,
+    reader: &Reader,
     config: ChatConfig,
     commands: &mpsc::Receiver<Command>,
     readiness: &Readiness,
     stats: Arc<Mutex<SessionStats>>,
 ) {
     let unset = Unset(readiness);
-    let started = catch_unwind(AssertUnwindSafe(|| Session::start(shared, config, stats)));
+    let started = catch_unwind(AssertUnwindSafe(|| {
+        Session::start(shared, reader, config, stats)
+    }));
     let mut session = match started {
         Ok(Ok(session)) => session,
         Ok(Err(error)) => {

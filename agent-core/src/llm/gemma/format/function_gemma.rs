@@ -23,9 +23,9 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
-use super::{Format, Prompt, PromptFormat, State};
-use crate::agent::ResultMessage;
+use super::prompt::{Format, Prompt, PromptFormat, State};
 use crate::llm::gemma::constrain::schema::ArgStyle;
+use crate::session::ResultMessage;
 use crate::tool::ToolDeclaration;
 
 pub(crate) const START_DECLARATION: &str = "<start_function_declaration>";
@@ -201,7 +201,7 @@ mod tests {
 
     use super::super::{TurnInput, input, preamble};
     use super::*;
-    use crate::agent::ChatConfig;
+    use crate::session::ChatConfig;
 
     fn weather_config() -> ChatConfig {
         let tool = |name: &str, description: &str, param: &str, param_doc: &str| ToolDeclaration {

@@ -22,9 +22,9 @@
 
 use serde_json::{Value, json};
 
-use super::{Format, Prompt, PromptFormat, State, signature};
-use crate::agent::ResultMessage;
+use super::prompt::{Format, Prompt, PromptFormat, State, signature};
 use crate::llm::gemma::constrain::schema::ArgStyle;
+use crate::session::ResultMessage;
 use crate::tool::ToolDeclaration;
 
 /// See the module doc.

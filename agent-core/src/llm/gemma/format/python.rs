@@ -15,9 +15,9 @@
 //! [get_streak(habit_id=3)]<end_of_turn>
 //! ```
 
-use super::{Format, Prompt, PromptFormat, State, one_line, signature};
-use crate::agent::ResultMessage;
+use super::prompt::{Format, Prompt, PromptFormat, State, one_line, signature};
 use crate::llm::gemma::constrain::schema::ArgStyle;
+use crate::session::ResultMessage;
 use crate::tool::ToolDeclaration;
 
 /// Python keyword arguments: `(keyword="운동", limit=3)`.

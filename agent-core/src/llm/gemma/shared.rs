@@ -1,6 +1,7 @@
-//! Loading a GGUF model and what a loaded model offers every session: options, format
-//! detection, tokenization, the token table the constrained sampler reads, the identity of
-//! the model for prefix caches, and the process-wide llama.cpp backend.
+//! What a loaded model offers every session: the weights and the process-wide llama.cpp
+//! backend, the options it runs with, its prompt format, tokenization, the token table the
+//! constrained sampler reads, the identity of the model for prefix caches, and the prefixes
+//! already evaluated.
 //!
 //! The file is checked before llama.cpp sees it (missing file, no `GGUF` magic), so the
 //! common mistakes give an error naming the path instead of whatever llama.cpp makes of them.
@@ -9,7 +10,6 @@
 //! moment, which keeps stderr quiet unless the application installs a subscriber.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::io::{Read, Seek, SeekFrom};
 use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
@@ -25,113 +25,14 @@ use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::token::LlamaToken;
 
 use super::format::{Piece, Prompt, PromptFormat, function_gemma};
-use super::handle::GemmaSession;
 use super::hash::Fnv64;
-use super::reading::Reading;
-use super::threads::{Probe, Threads};
-use crate::agent::{ChatConfig, LlmError};
-
-/// The environment variable naming a GGUF to use instead of the cached default model.
-pub const MODEL_ENV: &str = "GEMMA_MODEL";
-
-/// The file name `scripts/fetch-model.sh` caches the default model under.
-pub const DEFAULT_MODEL_FILE: &str = "gemma-3-270m-q4_k_m.gguf";
+use super::options::GemmaOptions;
+use super::threads::Probe;
+use crate::session::LlmError;
 
 /// The llama.cpp this crate is built against, part of every prefix-cache key (a KV state is
 /// only meaningful to the llama.cpp that wrote it). A test checks it against `Cargo.lock`.
 pub(crate) const LLAMA_CPP: &str = "llama-cpp-sys-2 0.1.161";
-
-/// Where prefix caches (evaluated preambles) are kept.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum PrefixCache {
-    /// `${XDG_CACHE_HOME:-$HOME/.cache}/agent-rs/prefix/`.
-    #[default]
-    Default,
-    /// This directory.
-    Dir(PathBuf),
-    /// Memory only: each process evaluates its preambles once.
-    Off,
-}
-
-impl PrefixCache {
-    /// The directory the files are kept in; `None` for [`PrefixCache::Off`].
-    pub fn dir(&self) -> Option<PathBuf> {
-        match self {
-            Self::Default => Some(cache_home().join("agent-rs").join("prefix")),
-            Self::Dir(dir) => Some(dir.clone()),
-            Self::Off => None,
-        }
-    }
-}
-
-/// How a model is run. Construct with `GemmaOptions::default()` and set the fields that
-/// differ (`options.threads = Threads::from_count(2)`).
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct GemmaOptions {
-    /// CPU threads for generation and prompt evaluation, fixed when a session starts
-    /// (default [`Threads::Auto`]: the cores other processes are not keeping busy).
-    pub threads: Threads,
-    /// Context window in tokens, shared by the conversation and the tool-choice channels
-    /// (default 8192).
-    pub context_size: u32,
-    /// Largest number of tokens evaluated in one llama.cpp batch (default 512).
-    pub batch_size: u32,
-    /// Sampling temperature; 0 samples greedily, which suits tool calls (default 0).
-    pub temperature: f32,
-    /// Seed of the sampler's random generator when `temperature > 0` (default 42).
-    pub seed: u32,
-    /// Most tokens a call may take (default 128).
-    pub max_call_tokens: usize,
-    /// Most tokens a text answer may take (default 96).
-    pub max_text_tokens: usize,
-    /// The prompt format; `None` picks FunctionGemma's when the vocabulary has its tokens,
-    /// Python-style calls otherwise (default `None`).
-    pub format: Option<PromptFormat>,
-    /// Restricted parameters with at most this many values have them listed, with their
-    /// labels, next to the request when the model must write them (default 8; 0: never).
-    pub value_hints: usize,
-    /// Examples the preamble shows per tool, and answers to requests needing no tool
-    /// (default 2; the tool-choice stage learns from all of them either way).
-    pub preamble_examples: usize,
-    /// Where evaluated preambles are kept between processes (default: the user's cache
-    /// directory).
-    pub prefix_cache: PrefixCache,
-    /// Whether a call that copies the request has the request's next tokens verified in one
-    /// batch rather than written one evaluation each (default `true`; the call written is
-    /// the same either way but for rounding in near-ties).
-    pub copy_drafts: bool,
-    /// How many of the model's blocks tool choice reads requests with (default 8; 0: tool
-    /// choice does without the model's reading). See [`GemmaBackend::read_texts`].
-    pub reading_blocks: u32,
-}
-
-impl Default for GemmaOptions {
-    fn default() -> Self {
-        Self {
-            threads: Threads::Auto,
-            context_size: 8192,
-            batch_size: 512,
-            temperature: 0.0,
-            seed: 42,
-            max_call_tokens: 128,
-            max_text_tokens: 96,
-            format: None,
-            value_hints: 8,
-            preamble_examples: 2,
-            prefix_cache: PrefixCache::default(),
-            copy_drafts: true,
-            reading_blocks: 8,
-        }
-    }
-}
-
-/// A loaded GGUF model; cheap to clone, and every session of it shares the weights, the
-/// token table and the evaluated preambles.
-#[derive(Clone)]
-pub struct GemmaBackend {
-    pub(crate) shared: Arc<Shared>,
-}
 
 /// What sessions share.
 pub(crate) struct Shared {
@@ -140,38 +41,21 @@ pub(crate) struct Shared {
     pub(crate) options: GemmaOptions,
     pub(crate) format: PromptFormat,
     pub(crate) path: PathBuf,
-    load_time: Duration,
+    pub(crate) load_time: Duration,
     /// Identifies the weights for prefix caches; see [`model_key`].
     pub(crate) model_key: String,
     tokens: OnceLock<TokenTable>,
     /// Evaluated prefixes (preambles, channels) by cache key.
     pub(crate) prefixes: Mutex<HashMap<u64, Arc<SeqState>>>,
-    /// What [`Threads::Auto`] decides from; its first look is taken as loading starts.
+    /// What [`Threads::Auto`](super::Threads::Auto) decides from; its first look is taken
+    /// as loading starts.
     pub(crate) probe: Probe,
-    /// The reading model, made on first use (see `reading.rs`).
-    pub(crate) reading: OnceLock<Result<Reading, String>>,
-    /// Vectors of the texts read lately (at most `reading.rs`'s `REMEMBERED`).
-    pub(crate) read: Mutex<HashMap<String, Arc<[f32]>>>,
 }
 
-impl fmt::Debug for GemmaBackend {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("GemmaBackend")
-            .field("path", &self.shared.path)
-            .field("format", &self.shared.format)
-            .field("options", &self.shared.options)
-            .finish_non_exhaustive()
-    }
-}
-
-impl GemmaBackend {
-    /// Loads the GGUF at `path`.
-    ///
-    /// # Errors
-    /// [`LlmError::ModelNotFound`] when the file does not exist, [`LlmError::NotGguf`] when it
-    /// is not a GGUF file, [`LlmError::Load`] when llama.cpp cannot load it.
-    pub fn load(path: impl AsRef<Path>, options: GemmaOptions) -> Result<Self, LlmError> {
-        let path = path.as_ref().to_path_buf();
+impl Shared {
+    /// Loads the GGUF at `path`; see [`GemmaBackend::load`](super::GemmaBackend::load).
+    pub(crate) fn load(path: &Path, options: GemmaOptions) -> Result<Self, LlmError> {
+        let path = path.to_path_buf();
         check_gguf(&path)?;
         let backend = llama_backend()?;
         let probe = Probe::started();
@@ -183,109 +67,19 @@ impl GemmaBackend {
         let model_key =
             model_key(&path).map_err(|e| LlmError::Load(format!("{}: {e}", path.display())))?;
         Ok(Self {
-            shared: Arc::new(Shared {
-                model,
-                backend,
-                options,
-                format,
-                path,
-                load_time,
-                model_key,
-                tokens: OnceLock::new(),
-                prefixes: Mutex::new(HashMap::new()),
-                probe,
-                reading: OnceLock::new(),
-                read: Mutex::new(HashMap::new()),
-            }),
+            model,
+            backend,
+            options,
+            format,
+            path,
+            load_time,
+            model_key,
+            tokens: OnceLock::new(),
+            prefixes: Mutex::new(HashMap::new()),
+            probe,
         })
     }
 
-    /// Starts a conversation. Each session has its own llama.cpp context (and KV cache) on
-    /// its own worker thread; its preamble is restored from memory or the prefix cache, or
-    /// evaluated once and kept there.
-    ///
-    /// # Errors
-    /// [`LlmError::Load`] when llama.cpp cannot create the context, [`LlmError::PromptTooLong`]
-    /// when the preamble does not fit it.
-    pub fn session(&self, config: ChatConfig) -> Result<GemmaSession, LlmError> {
-        GemmaSession::start(Arc::clone(&self.shared), config)
-    }
-
-    /// Starts a conversation as [`session`](Self::session) does, but returns at once: the
-    /// context is created and the preamble restored or evaluated on the session's own
-    /// thread while the caller goes on — a chat can show its prompt while the person types,
-    /// instead of after the seconds a first start of a model (no cache file yet) takes. Every
-    /// command waits for the start; [`GemmaSession::ready`] tells when it has finished.
-    ///
-    /// # Errors
-    /// [`LlmError::Load`] when no thread can be started. Why the session itself could not
-    /// start (as for [`session`](Self::session)) is the answer of
-    /// [`ready`](GemmaSession::ready) and of every turn.
-    pub fn session_in_background(&self, config: ChatConfig) -> Result<GemmaSession, LlmError> {
-        GemmaSession::start_in_background(Arc::clone(&self.shared), config)
-    }
-
-    /// The prompt format sessions of this model use.
-    pub fn format(&self) -> PromptFormat {
-        self.shared.format
-    }
-
-    /// How long llama.cpp took to load the weights.
-    pub fn load_time(&self) -> Duration {
-        self.shared.load_time
-    }
-
-    /// The options the model was loaded with.
-    pub fn options(&self) -> &GemmaOptions {
-        &self.shared.options
-    }
-
-    /// The GGUF file.
-    pub fn path(&self) -> &Path {
-        &self.shared.path
-    }
-
-    /// How many tokens `text` is as plain content.
-    pub fn count_tokens(&self, text: &str) -> usize {
-        self.shared.tokenize_text(text, false).len()
-    }
-
-    /// How many tokens the preamble of `config` (instructions, declarations, examples) is in
-    /// this model's format.
-    pub fn preamble_tokens(&self, config: &ChatConfig) -> usize {
-        let format = self.shared.format.format();
-        self.shared
-            .tokenize(&super::format::preamble(
-                format,
-                config,
-                self.shared.options.preamble_examples,
-            ))
-            .len()
-    }
-
-    /// Where the default model is expected: `$GEMMA_MODEL` if set, otherwise
-    /// `${XDG_CACHE_HOME:-$HOME/.cache}/agent-rs/models/gemma-3-270m-q4_k_m.gguf`, where
-    /// `scripts/fetch-model.sh` puts it. The file may not exist.
-    pub fn default_model_path() -> PathBuf {
-        if let Some(path) = std::env::var_os(MODEL_ENV).filter(|p| !p.is_empty()) {
-            return PathBuf::from(path);
-        }
-        cache_home()
-            .join("agent-rs")
-            .join("models")
-            .join(DEFAULT_MODEL_FILE)
-    }
-}
-
-fn cache_home() -> PathBuf {
-    std::env::var_os("XDG_CACHE_HOME")
-        .filter(|p| !p.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
-        .unwrap_or_else(|| PathBuf::from(".cache"))
-}
-
-impl Shared {
     /// A context of this model with `params`, evaluating on as many threads as
     /// [`Threads`] decides now; returns it with that count.
     pub(crate) fn new_context(
@@ -485,9 +279,8 @@ fn detect_format(model: &LlamaModel) -> PromptFormat {
     {
         PromptFormat::FunctionGemma
     } else {
-        // Measured on the habit coach's dev requests with the base Gemma 3 270M: Python-style
-        // calls gave the most right arguments (58.7% against 49.2% for JSON and 44.4% for
-        // FunctionGemma's syntax, same tool choice); see the closing note of issue 8.
+        // A base model writes the most right arguments in Python-style calls, with the same
+        // tool choice as the other formats.
         PromptFormat::Python
     }
 }
@@ -536,9 +329,13 @@ mod tests {
     fn a_truncated_gguf_is_a_load_error_not_an_abort() {
         let path = std::env::temp_dir().join(format!("agent-rs-trunc-{}.gguf", std::process::id()));
         std::fs::write(&path, b"GGUF\x03\x00\x00\x00garbage").expect("write");
-        let result = GemmaBackend::load(&path, GemmaOptions::default());
+        let result = Shared::load(&path, GemmaOptions::default());
         let _ = std::fs::remove_file(&path);
-        assert!(matches!(result, Err(LlmError::Load(_))), "{result:?}");
+        assert!(
+            matches!(result, Err(LlmError::Load(_))),
+            "{:?}",
+            result.err()
+        );
     }
 
     #[test]

@@ -1,6 +1,8 @@
-//! The port the agent loop drives a model through: [`ChatSession`], what one turn asks of it
-//! ([`TurnRequest`]), what it answers ([`ChatEvent`]s), and its errors ([`LlmError`]).
-//! Backends in [`crate::llm`] implement it: a scripted session for tests, and llama.cpp.
+//! The model port: [`ChatSession`], what one turn asks of it ([`TurnRequest`]), what it
+//! answers ([`ChatEvent`]s), and its errors ([`LlmError`]). Backends in [`crate::llm`]
+//! implement it — a scripted session for tests, and llama.cpp — and the agent loop drives it;
+//! both import it from here, below them. [`SessionEvidence`] offers a session's reading and
+//! channel scores to the tool-choice stage.
 //!
 //! A session is one conversation. It is started with a [`ChatConfig`] (instructions, tool
 //! declarations, examples, channels for tool choice); after that the loop sends one
@@ -16,11 +18,10 @@ use std::sync::Arc;
 use futures::Stream;
 use serde_json::Value;
 
-use crate::choice::{Channel, Chooser};
-use crate::dispatch::ValueSets;
+use crate::choice::{Candidate, Channel, Evidence};
 use crate::messages::Messages;
 use crate::registry::Registry;
-use crate::tool::{BoxFuture, Example, ToolDeclaration};
+use crate::tool::{BoxFuture, Example, ToolDeclaration, ValueSets};
 
 /// One thing the model produced during a turn, in the order it was produced.
 #[derive(Debug, Clone, PartialEq)]
@@ -151,15 +152,16 @@ pub struct ChatConfig {
     /// Examples a backend may show the model as few-shot turns.
     pub examples: Vec<Example>,
     /// The candidates of tool choice, for sessions that can score them
-    /// ([`ChatSession::score`]), in [`Chooser::channels`] order.
+    /// ([`ChatSession::score`]), in the order of [`channels`](crate::choice::channels).
     pub channels: Vec<Channel>,
 }
 
 impl ChatConfig {
     /// A configuration declaring every tool of `registry`, with its examples and the
-    /// channels of a [`Chooser`] over it.
+    /// channels of tool choice over it; the runtime's words are the default
+    /// [`Messages`] until [`with_messages`](Self::with_messages) says otherwise.
     pub fn new(instructions: impl Into<String>, registry: &Registry) -> Self {
-        let chooser = Chooser::new(registry, &Messages::default().chat_channel);
+        let messages = Messages::default();
         Self {
             instructions: instructions.into(),
             tools: registry.declarations(),
@@ -167,11 +169,25 @@ impl ChatConfig {
                 .examples()
                 .map(|example| {
                     let tool = example.calls().first().and_then(|c| registry.get(&c.tool));
-                    example.clone().with_reply_of(tool)
+                    let reply = tool.zip(example.ok_data()).and_then(|(t, d)| t.reply(d));
+                    example.clone().with_reply(reply)
                 })
                 .collect(),
-            channels: chooser.channels().to_vec(),
+            channels: crate::choice::channels(registry, &messages.chat_channel),
         }
+    }
+
+    /// The same configuration with the runtime's words of `messages` where the model reads
+    /// them: the description of plain conversation its channel shows
+    /// ([`Messages::chat_channel`]).
+    #[must_use]
+    pub fn with_messages(mut self, messages: &Messages) -> Self {
+        for channel in &mut self.channels {
+            if channel.candidate == Candidate::Chat {
+                channel.description = messages.chat_channel.to_string();
+            }
+        }
+        self
     }
 }
 
@@ -225,7 +241,8 @@ pub trait ChatSession: Send {
     }
 
     /// The model's reading of each of `texts`: one vector per text, of one length for every
-    /// text a model reads, which the tool-choice stage classifies (see [`Chooser::learn`]).
+    /// text a model reads, which the tool-choice stage classifies (see
+    /// [`Chooser::learn`](crate::choice::Chooser::learn)).
     /// `Ok(None)` when the session cannot read (the default); the chooser then does without.
     fn read_texts<'a>(
         &'a mut self,
@@ -233,6 +250,32 @@ pub trait ChatSession: Send {
     ) -> BoxFuture<'a, Result<Option<Vec<Vec<f32>>>, LlmError>> {
         let _ = texts;
         Box::pin(std::future::ready(Ok(None)))
+    }
+}
+
+/// A session's evidence for the tool-choice stage ([`Evidence`]): its reading of texts and
+/// its channel scores. A reading that fails is evidence the session cannot give (tool choice
+/// does without it; it costs a better choice, never the turn); a scoring that fails is an
+/// error.
+#[derive(Debug)]
+pub struct SessionEvidence<'s, S>(pub &'s mut S);
+
+impl<S: ChatSession> Evidence for SessionEvidence<'_, S> {
+    type Error = LlmError;
+
+    fn read<'a>(
+        &'a mut self,
+        texts: &'a [String],
+    ) -> BoxFuture<'a, Result<Option<Vec<Vec<f32>>>, LlmError>> {
+        Box::pin(async move { Ok(self.0.read_texts(texts).await.ok().flatten()) })
+    }
+
+    fn score<'a>(
+        &'a mut self,
+        request: &'a str,
+        channels: &'a [usize],
+    ) -> BoxFuture<'a, Result<Option<Vec<f32>>, LlmError>> {
+        self.0.score(request, channels)
     }
 }
 

@@ -1,0 +1,306 @@
+//! The closing answer judged: whether the model's words after results state something of
+//! their own (not the request again, no number the turn never showed, a finished sentence),
+//! and whether words are prose at all rather than a copy of data. A small model's most common
+//! failures after a result are exactly these; a failed answer is replaced by a default.
+
+use serde_json::Value;
+
+/// Every string and number inside `value` (not its keys), space-separated.
+pub(super) fn collect_values(value: &Value, out: &mut String) {
+    match value {
+        Value::String(text) => {
+            out.push_str(text);
+            out.push(' ');
+        }
+        Value::Number(n) => {
+            out.push_str(&n.to_string());
+            out.push(' ');
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_values(v, out)),
+        Value::Object(map) => map.values().for_each(|v| collect_values(v, out)),
+        _ => {}
+    }
+}
+
+/// Letters and digits an answer after results needs at least: "빌딩." says nothing.
+const MIN_ANSWER_CHARS: usize = 4;
+
+/// Whether an answer after results says something of its own and claims nothing the turn
+/// did not show: not an echo of the request, and every number in it found in the request or
+/// in the results' values. A small model's most common failures after a result are exactly
+/// these — repeating the user, or a count or a streak it made up.
+pub(super) fn is_grounded(answer: &str, request: &str, seen: &str) -> bool {
+    let answer = answer.trim();
+    if !is_usable(answer) || squash(answer).chars().count() < MIN_ANSWER_CHARS {
+        return false;
+    }
+    if echoes(answer, request) || repeats(&squash(answer)) || !ends_like_a_sentence(answer) {
+        return false;
+    }
+    let numbers = |text: &str| -> Vec<String> {
+        text.split(|c: char| !c.is_ascii_digit())
+            .filter(|n| !n.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    let known: Vec<String> = numbers(request).into_iter().chain(numbers(seen)).collect();
+    numbers(answer).iter().all(|n| known.contains(n))
+}
+
+/// Hangul syllables a Korean sentence ends with when it has no final mark (`했어요`,
+/// `좋습니다`, `그렇죠`, `할까`, `좋네`).
+const SENTENCE_ENDINGS: &[char] = &['요', '다', '죠', '까', '네'];
+
+/// Whether `answer` ends as a sentence does: with a mark, an emoji or other symbol, or a
+/// Korean sentence ending. A small model cut off in the middle of copying a result ends
+/// on a bare word ("인테리어", "…25분 집중", "… · 만들 습관") — words, but no answer.
+fn ends_like_a_sentence(answer: &str) -> bool {
+    let last = answer
+        .trim_end()
+        .trim_end_matches(['"', '\'', ')', '’', '”'])
+        .chars()
+        .next_back();
+    last.is_some_and(|c| !c.is_alphanumeric() || SENTENCE_ENDINGS.contains(&c))
+}
+
+/// Whether `answer` repeats one of the conversation's earlier user messages ([`echoes`]).
+pub(super) fn repeats_earlier(answer: &str, earlier: &[String]) -> bool {
+    earlier.iter().any(|m| echoes(answer, m))
+}
+
+/// Fewer letter-and-digit bytes than this (two Hangul syllables, six ASCII characters) are
+/// too little to call an answer an echo.
+const ECHO_BYTES: usize = 6;
+
+/// An answer of fewer character pairs than this is not judged by its share of the message's.
+const ECHO_PAIRS: usize = 4;
+
+/// Whether `answer` echoes `message`: of their letters and digits, one contains the other,
+/// or three quarters of the answer's character pairs are the message's. Only letters and
+/// digits are compared, so an echo with other spacing or punctuation still counts. Either
+/// side shorter than [`ECHO_BYTES`] is no echo: a message of "네", "1번" or "?" is contained
+/// in almost any answer (and an empty one in every answer).
+fn echoes(answer: &str, message: &str) -> bool {
+    let (a, m) = (squash(answer), squash(message));
+    if a.len() < ECHO_BYTES || m.len() < ECHO_BYTES {
+        return false;
+    }
+    if m.contains(&a) || a.contains(&m) {
+        return true;
+    }
+    // Nearly all of the answer's character pairs taken from the message: the message said
+    // again with a word changed ("운동 습관 1개만 보여줄래?" for "운동쪽 습관 1개만 보여줄래?").
+    let pairs = |text: &str| -> Vec<(char, char)> {
+        let chars: Vec<char> = text.chars().collect();
+        chars.windows(2).map(|w| (w[0], w[1])).collect()
+    };
+    let (from_answer, from_message) = (pairs(&a), pairs(&m));
+    let shared = from_answer
+        .iter()
+        .filter(|pair| from_message.contains(pair))
+        .count();
+    from_answer.len() >= ECHO_PAIRS && shared * 4 >= from_answer.len() * 3
+}
+
+/// `text`'s letters and digits alone.
+pub(super) fn squash(text: &str) -> String {
+    text.chars().filter(|c| c.is_alphanumeric()).collect()
+}
+
+/// Whether some stretch of six characters occurs twice (`text` is squashed to letters and
+/// digits): a model looping — "먹고 싶으면 5분 걷기. 먹고 싶으면 5분" says one thing twice.
+fn repeats(text: &str) -> bool {
+    let chars: Vec<char> = text.chars().collect();
+    chars.windows(6).any(|window| {
+        let needle: String = window.iter().collect();
+        text.matches(&needle).count() >= 2
+    })
+}
+
+/// `answer` without a tail in another script after its last sentence: a small model that
+/// has finished a Korean sentence often goes on with a word of another language instead of
+/// ending its turn ("…해 보세요. convirtió"). The tail is cut when the answer before it has
+/// Hangul and the tail has Latin letters but none.
+pub(super) fn without_stray_tail(answer: &str) -> &str {
+    let is_hangul = |c: char| matches!(c, '\u{AC00}'..='\u{D7A3}' | '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}');
+    let Some((end, mark)) = answer
+        .char_indices()
+        .rfind(|(_, c)| matches!(c, '.' | '!' | '?' | '…' | '~'))
+    else {
+        return answer;
+    };
+    let (body, tail) = answer.split_at(end + mark.len_utf8());
+    let foreign = tail.chars().any(char::is_alphabetic) && !tail.chars().any(is_hangul);
+    if foreign && body.chars().any(is_hangul) {
+        body
+    } else {
+        answer
+    }
+}
+
+/// Text worth showing as an answer: words, not whitespace and punctuation, and not markup.
+pub(super) fn is_usable(text: &str) -> bool {
+    text.chars().any(char::is_alphanumeric) && !looks_like_markup(text)
+}
+
+/// Whether `text` is written like data rather than prose: it has a bracket, brace, arrow,
+/// equals sign, backslash or backtick, an unclosed parenthesis, or an identifier — a letter,
+/// `.` or `_`, a lowercase ASCII letter (`diet.dash`, `search_catalog`). A small model asked
+/// for words after a result often copies the result's own rendering
+/// (`diet.dash → {"status":"ok",…}`), which is true but no answer.
+fn looks_like_markup(text: &str) -> bool {
+    const MARKS: &[char] = &['{', '}', '[', ']', '<', '>', '=', '→', '\\', '`', '|'];
+    if text.contains(MARKS) || text.matches('(').count() != text.matches(')').count() {
+        return true;
+    }
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .windows(3)
+        .any(|w| w[0].is_alphabetic() && matches!(w[1], '.' | '_') && w[2].is_ascii_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chat_answer_may_not_repeat_an_earlier_message() {
+        let earlier = ["1번 습관 오늘 했어".to_owned()];
+        assert!(repeats_earlier("1번 습관 오늘 했어", &earlier));
+        assert!(repeats_earlier(" 1번 습관, 오늘 했어!", &earlier));
+        assert!(!repeats_earlier(
+            "안녕하세요! 무엇을 도와드릴까요?",
+            &earlier
+        ));
+        assert!(!repeats_earlier("네", &earlier));
+    }
+
+    #[test]
+    fn grounded_answers_repeat_neither_the_user_nor_made_up_numbers() {
+        let seen = "아침 10분 걷기 3 12 ";
+        assert!(is_grounded("지금 3일 연속이에요!", "1번 연속 기록", seen));
+        assert!(
+            !is_grounded("지금 4일 연속이에요!", "1번 연속 기록", seen),
+            "4 is made up"
+        );
+        assert!(is_grounded(
+            "1번은 30일 중 12번 했어요",
+            "1번 30일 동안 몇 번?",
+            seen
+        ));
+        assert!(!is_grounded(
+            "1번 습관 연속 기록 알려줘",
+            "1번 습관 연속 기록 알려줘",
+            seen
+        ));
+        assert!(!is_grounded("  ", "x", seen));
+        assert!(
+            !is_grounded("빌딩.", "x", seen),
+            "too short to say anything"
+        );
+        assert!(
+            !is_grounded(
+                "운동 습관 1개만 보여줄래?",
+                "운동쪽 습관 1개만 보여줄래?",
+                seen
+            ),
+            "the request again with a word changed"
+        );
+        assert!(
+            is_grounded(
+                "채소 먼저 먹기 습관 4번으로 추가했어요.",
+                "채소 먼저 먹기 습관으로 등록할게요. 점심 먹을 때 샐러드부터 먹기",
+                "4"
+            ),
+            "an answer may reuse the request's words"
+        );
+        for short in ["?", "👍", "1번", ""] {
+            assert!(
+                is_grounded("아침 10분 걷기를 했어요.", short, seen),
+                "a request of {short:?} is too short to be echoed"
+            );
+        }
+        assert!(!is_grounded(
+            "걷기 습관을 걷기 습관으로 걷기 습관을 걷기",
+            "걷기",
+            "걷기"
+        ));
+        for unfinished in [
+            "인테리어",
+            "25분 집중 블록, 매일 책 10쪽, 25분 집중",
+            "빌딩.휴대폰은 거실에서 충전 · 만들 습관",
+        ] {
+            assert!(
+                !is_grounded(unfinished, "집중", "25 10"),
+                "{unfinished:?} ends on a bare word"
+            );
+        }
+        for finished in [
+            "1번을 기록했어요",
+            "좋습니다",
+            "잘했어요 💪",
+            "'아침 10분 걷기'를 추가했어요.\"",
+            "계속할까",
+        ] {
+            assert!(
+                is_grounded(finished, "x", "1 10"),
+                "{finished:?} is a sentence"
+            );
+        }
+        assert!(!is_grounded(
+            "먹고 싶으면 5분 걷기. 먹고 싶으면 5분",
+            "흡연 습관 바꾸기는 어떤 방법이에요?",
+            "먹고 싶으면 5분 걷기"
+        ));
+    }
+
+    #[test]
+    fn a_stray_word_of_another_script_after_the_last_sentence_is_cut() {
+        for (said, kept) in [
+            (
+                "매일 같은 때에 해 보세요. convirtió",
+                "매일 같은 때에 해 보세요.",
+            ),
+            ("큰 변화를 만들어요! anschließend", "큰 변화를 만들어요!"),
+            ("2번 습관 10일째야? convirtió", "2번 습관 10일째야?"),
+            // Kept: no sentence end, a Korean tail, an English answer, digits only.
+            ("오늘 했어요 thereupon", "오늘 했어요 thereupon"),
+            ("좋아요. 내일도 해요", "좋아요. 내일도 해요"),
+            ("Good job. Keep going", "Good job. Keep going"),
+            ("기록했어요. 2025", "기록했어요. 2025"),
+        ] {
+            assert_eq!(without_stray_tail(said), kept, "{said}");
+        }
+    }
+
+    #[test]
+    fn usable_answers_have_letters() {
+        assert!(is_usable("완료했어요."));
+        assert!(!is_usable("  \n"));
+        assert!(!is_usable("..."));
+    }
+
+    #[test]
+    fn usable_answers_are_prose_not_data() {
+        for data in [
+            r#"diet.dash → {"status":"ok","data":{"id":"diet."#,
+            "read-10-pages → {\"status\"",
+            "diet.plant-forward",
+            "빌딩.phone-outside-bedroom",
+            "search_catalog를 썼어요",
+            "limit = 3",
+            "[1, 2]",
+            "밤잠 시계 맞추기.)길이: 10분",
+        ] {
+            assert!(!is_usable(data), "{data}");
+        }
+        for prose in [
+            "'채소 먼저 먹기' 습관을 추가했어요.",
+            "1.5km 걸었어요!",
+            "U.S. 식단도 있어요.",
+            "좋아요 (내일도 화이팅)",
+        ] {
+            assert!(is_usable(prose), "{prose}");
+        }
+    }
+}

@@ -1,0 +1,456 @@
+//! [`Chooser`]: the tool-choice stage for one registry, and its one question per message —
+//! [`plan`](Chooser::plan): what to do with this request, given what the model can tell.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::combine::{Weigher, steps_of};
+use super::decision::{Candidate, Decision, Strategy};
+use super::evidence::Evidence;
+use super::reading::ReadingClassifier;
+use super::router::{Plan, Ranked, Router};
+use super::training::Training;
+use super::tuning::Tuning;
+use super::turn::{Step, TurnPlan};
+use super::{channels, values};
+use crate::dispatch::Dispatcher;
+use crate::registry::Registry;
+use crate::request::{self, Request};
+use crate::tool::ValueSets;
+
+/// The tool-choice stage for one registry; see the [module doc](crate::choice).
+#[derive(Debug, Clone)]
+pub struct Chooser {
+    training: Training,
+    /// What each channel stands for, in channel order.
+    candidates: Vec<Candidate>,
+    reading: Reading,
+    strategy: Strategy,
+    tuning: Tuning,
+}
+
+/// Where the reading classifier stands.
+#[derive(Debug, Clone)]
+enum Reading {
+    /// Not trained yet: the model has not been asked to read the examples.
+    Untried,
+    /// Trained.
+    Learned(ReadingClassifier),
+    /// The model cannot read (or failed to): channels, if any, take its place.
+    Unavailable,
+}
+
+impl Chooser {
+    /// A chooser trained on `registry`'s examples and tools' labels.
+    pub fn new(registry: &Registry) -> Self {
+        Self {
+            training: Training::of(registry),
+            candidates: channels::candidates(registry),
+            reading: Reading::Untried,
+            strategy: Strategy::default(),
+            tuning: Tuning::default(),
+        }
+    }
+
+    /// Sets when two sentences compose a two-step plan: the least probability each sentence
+    /// must give its own tool (above 1: never, default 0.95), and the least probability the
+    /// reading of the whole request must give each of the two (default 0.01).
+    #[must_use]
+    pub fn with_sentence_composition(mut self, confidence: f32, floor: f32) -> Self {
+        self.tuning.sentence_confidence = confidence;
+        self.tuning.sentence_floor = floor.max(0.0);
+        self
+    }
+
+    /// Sets the strategy.
+    #[must_use]
+    pub fn with_strategy(mut self, strategy: Strategy) -> Self {
+        self.strategy = strategy;
+        self
+    }
+
+    /// Sets how many first steps the model scores by channel (default 3), and the weights of
+    /// the combination: router temperature (default 0.05), channel temperature (default 3),
+    /// channel weight (default 1).
+    #[must_use]
+    pub fn with_tuning(
+        mut self,
+        candidates: usize,
+        router_temperature: f32,
+        channel_temperature: f32,
+        channel_weight: f32,
+    ) -> Self {
+        self.tuning.candidates = candidates.max(1);
+        self.tuning.router_temperature = router_temperature.max(1e-4);
+        self.tuning.channel_temperature = channel_temperature.max(1e-4);
+        self.tuning.channel_weight = channel_weight;
+        self
+    }
+
+    /// Sets how much the model's reading counts against the router (default 1).
+    #[must_use]
+    pub fn with_reading_weight(mut self, weight: f32) -> Self {
+        self.tuning.reading_weight = weight;
+        self
+    }
+
+    /// Sets how much the channel scores count beside the model's reading (default 0: a
+    /// model that can read is not asked for them; each turn that scores them costs one
+    /// evaluation of the request per candidate).
+    #[must_use]
+    pub fn with_reading_channels(mut self, weight: f32) -> Self {
+        self.tuning.reading_channel_weight = weight.max(0.0);
+        self
+    }
+
+    /// The strategy.
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
+    }
+
+    /// The router.
+    pub fn router(&self) -> &Router {
+        &self.training.router
+    }
+
+    /// The trained reading classifier, if any.
+    pub fn reading(&self) -> Option<&ReadingClassifier> {
+        match &self.reading {
+            Reading::Learned(classifier) => Some(classifier),
+            _ => None,
+        }
+    }
+
+    /// Whether the chooser would use the model's reading and has not yet asked for it: then
+    /// [`reading_texts`](Self::reading_texts) are to be read and passed to
+    /// [`learn`](Self::learn) (as [`prepare`](Self::prepare) does).
+    pub fn wants_reading(&self) -> bool {
+        matches!(self.reading, Reading::Untried)
+            && matches!(self.strategy, Strategy::Combined)
+            && !self.training.reading_texts.is_empty()
+    }
+
+    /// The texts the reading classifier learns from: the declared examples' requests.
+    pub fn reading_texts(&self) -> Vec<String> {
+        self.training
+            .reading_texts
+            .iter()
+            .map(|(t, _)| t.clone())
+            .collect()
+    }
+
+    /// Trains the reading classifier on the model's `vectors` of
+    /// [`reading_texts`](Self::reading_texts), in that order; `None` (the model cannot
+    /// read) or vectors that do not fit leave the chooser without it for good.
+    pub fn learn(&mut self, vectors: Option<&[Vec<f32>]>) {
+        let plans: Vec<Plan> = self
+            .training
+            .reading_texts
+            .iter()
+            .map(|(_, p)| p.clone())
+            .collect();
+        self.reading = match vectors.and_then(|v| ReadingClassifier::train(v, &plans)) {
+            Some(classifier) => Reading::Learned(classifier),
+            None => Reading::Unavailable,
+        };
+    }
+
+    /// Readies the chooser before its first request, which otherwise does it: where the
+    /// model can read, it reads the declared examples and the chooser learns from them —
+    /// once; a model that cannot read leaves the chooser without.
+    ///
+    /// # Errors
+    /// Whatever `evidence` fails with; a reading the model cannot give is not an error.
+    pub async fn prepare<E: Evidence>(&mut self, evidence: &mut E) -> Result<(), E::Error> {
+        if self.wants_reading() {
+            let texts = self.reading_texts();
+            let vectors = evidence.read(&texts).await?;
+            self.learn(vectors.as_deref());
+        }
+        Ok(())
+    }
+
+    /// The one question per message: what to do with `text`, for a caller who may use
+    /// `tools` (their value providers are asked for what each parameter may take now). A
+    /// chooser that has not been [prepared](Self::prepare) decides without the model's
+    /// reading.
+    ///
+    /// The answer is the whole plan for the turn ([`TurnPlan`]): the tools to call in
+    /// order, or none; for the first step, the values each parameter may take and the
+    /// arguments the call must write ([`step`](Self::step) gives each later one from the
+    /// results before it); the worked example to show before an answer in words; and the
+    /// evidence the choice was made on. The model is asked for evidence as the strategy
+    /// needs: its reading of the request and of its parts, or its channel scores.
+    ///
+    /// Two adjustments read the request against the chosen tool's parameters: a one-step
+    /// plan is made once per value the request writes for a required parameter ("1번이랑
+    /// 3번 오늘 완료" is two calls) where the examples declare such a plan; and a one-step
+    /// plan becomes no tool where the router's best plan is none and the call would ask
+    /// nothing the request said ("의지력이 약한 사람도 바꿀 수 있나요?").
+    ///
+    /// # Errors
+    /// Whatever `evidence` fails with.
+    pub async fn plan<E: Evidence>(
+        &self,
+        text: &str,
+        tools: &Dispatcher,
+        evidence: &mut E,
+    ) -> Result<TurnPlan, E::Error> {
+        let request = Request::new(text);
+        let current = values::narrowed(tools, &request);
+        let mut first = current.clone();
+        values::rank(&mut first, self.router(), &request, None);
+        if self.strategy == Strategy::Model {
+            let decision = self.decision(Vec::new(), Vec::new(), Vec::new());
+            return Ok(TurnPlan::new(request, decision, current, first, true));
+        }
+        let reading = if self.reads() {
+            let texts = self.texts_to_read(&request);
+            evidence.read(&texts).await?
+        } else {
+            None
+        };
+        let ranked = self.router().rank(text);
+        let wanted = self.channels_to_score(&ranked);
+        let scores = if wanted.is_empty() {
+            None
+        } else {
+            evidence.score(text, &wanted).await?
+        };
+        let weighed = self.weigher().weigh(
+            &request,
+            &ranked,
+            &wanted,
+            scores.as_deref(),
+            reading.as_deref(),
+        );
+        let mut decision = self.decision(weighed.plan, ranked, weighed.channel_scores);
+        decision.reading_scores = weighed.reading_scores;
+        let decision = self.repeat_for_values(decision, &request, &current, tools);
+        let decision = self.restrain(decision, &current, &request, tools);
+        Ok(TurnPlan::new(request, decision, current, first, false))
+    }
+
+    /// Step `index` of `plan`: the tool with the values its parameters may take and the
+    /// arguments it must write, or why it cannot be called (a required parameter with
+    /// nothing to choose from). The first step's values are those of the plan; a later
+    /// step's are asked for again (what the earlier steps changed — a habit just added — is
+    /// there to choose), ordered by `results` (the previous step's results, as sent to the
+    /// model: the id to add is the one the search just found) with the values the turn's
+    /// calls so far `written` (tool, arguments) behind the others. `None` past the last
+    /// step.
+    pub fn step(
+        &self,
+        plan: &TurnPlan,
+        index: usize,
+        tools: &Dispatcher,
+        results: &[&Value],
+        written: &[(String, Value)],
+    ) -> Option<Step> {
+        let tool = plan.decision.plan.get(index)?;
+        let current = if index == 0 {
+            plan.current.clone()
+        } else {
+            values::narrowed(tools, &plan.request)
+        };
+        if let Some(param) = values::nothing_to_choose(tools, tool, &current) {
+            let label = tools
+                .get(tool)
+                .map_or_else(|| tool.clone(), |t| t.label().to_owned());
+            return Some(Step::Unavailable {
+                tool: tool.clone(),
+                label,
+                param,
+            });
+        }
+        let allowed = if index == 0 {
+            Arc::clone(&plan.first)
+        } else {
+            let mut context = String::new();
+            for result in results {
+                context.push_str(&result.to_string());
+                context.push('\n');
+            }
+            let mut ranked = current.clone();
+            values::rank(&mut ranked, self.router(), &plan.request, Some(&context));
+            values::demote_written(&mut ranked, written);
+            Arc::new(ranked)
+        };
+        let require = values::required(
+            tools,
+            tool,
+            plan.decision.arguments.get(index),
+            &current,
+            &plan.request,
+        );
+        Some(Step::Call {
+            tool: tool.clone(),
+            values: allowed,
+            require,
+        })
+    }
+
+    /// Whether the reading classifier is trained (then each request is read too).
+    fn reads(&self) -> bool {
+        matches!(self.reading, Reading::Learned(_)) && matches!(self.strategy, Strategy::Combined)
+    }
+
+    /// The texts to read for `request`: the request, then — where some declared plan has
+    /// two different steps — the two parts of the request at each place it splits between
+    /// words (left, right, left, right, …), then the two parts at each place one sentence
+    /// ends and another begins.
+    fn texts_to_read(&self, request: &Request) -> Vec<String> {
+        let mut texts = vec![request.text().to_owned()];
+        let weigher = self.weigher();
+        for (left, right) in weigher
+            .word_splits(request)
+            .into_iter()
+            .chain(request.sentence_splits())
+        {
+            texts.push(left);
+            texts.push(right);
+        }
+        texts
+    }
+
+    /// The channels whose scores would change the decision for this ranking: the first
+    /// steps of the router's best plans, in channel order. Empty when the strategy does not
+    /// use channel scores, or the model's reading is to decide without them.
+    fn channels_to_score(&self, ranked: &[Ranked]) -> Vec<usize> {
+        match self.strategy {
+            Strategy::Router | Strategy::Model => Vec::new(),
+            Strategy::Channels => (0..self.candidates.len()).collect(),
+            Strategy::Combined
+                if matches!(self.reading, Reading::Learned(_))
+                    && self.tuning.reading_channel_weight <= 0.0 =>
+            {
+                Vec::new()
+            }
+            Strategy::Combined => {
+                let mut wanted: Vec<usize> = Vec::new();
+                'plans: for ranked in ranked {
+                    for index in self.channels_of(&ranked.plan) {
+                        if !wanted.contains(&index) {
+                            wanted.push(index);
+                        }
+                        if wanted.len() == self.tuning.candidates {
+                            break 'plans;
+                        }
+                    }
+                }
+                wanted.sort_unstable();
+                wanted
+            }
+        }
+    }
+
+    /// The channels of a plan's steps, or the chat channel for the empty plan.
+    fn channels_of(&self, plan: &Plan) -> Vec<usize> {
+        steps_of(plan)
+            .iter()
+            .filter_map(|candidate| self.candidates.iter().position(|c| c == candidate))
+            .collect()
+    }
+
+    fn weigher(&self) -> Weigher<'_> {
+        Weigher {
+            router: &self.training.router,
+            classifier: self.reading(),
+            tuning: &self.tuning,
+            strategy: self.strategy,
+            candidates: &self.candidates,
+        }
+    }
+
+    /// A decision for `plan`, with that plan's nearest example (where the router ranked it)
+    /// and the arguments it writes.
+    fn decision(
+        &self,
+        plan: Plan,
+        ranked: Vec<Ranked>,
+        channel_scores: Vec<(Candidate, f32)>,
+    ) -> Decision {
+        let nearest = ranked
+            .iter()
+            .find(|r| r.plan == plan)
+            .and_then(|r| r.nearest);
+        let arguments = nearest
+            .and_then(|i| self.training.example_arguments.get(i).cloned().flatten())
+            .filter(|steps| steps.len() == plan.len())
+            .unwrap_or_else(|| vec![Vec::new(); plan.len()]);
+        let example = nearest.and_then(|i| self.training.examples.get(i).cloned().flatten());
+        Decision {
+            plan,
+            arguments,
+            ranked,
+            channel_scores,
+            reading_scores: Vec::new(),
+            example,
+        }
+    }
+
+    /// `decision` with `plan` instead of its own, with that plan's nearest example.
+    fn replan(&self, decision: Decision, plan: Plan) -> Decision {
+        let reading_scores = decision.reading_scores;
+        let mut replanned = self.decision(plan, decision.ranked, decision.channel_scores);
+        replanned.reading_scores = reading_scores;
+        replanned
+    }
+
+    /// A one-step plan made once per value the request writes for a required parameter of
+    /// its tool ("1번이랑 3번 오늘 완료" is two calls), where the examples declare such a
+    /// plan: the router alone weighs one step over two, as the request reads like both.
+    fn repeat_for_values(
+        &self,
+        decision: Decision,
+        request: &Request,
+        values: &ValueSets,
+        tools: &Dispatcher,
+    ) -> Decision {
+        let [tool] = decision.plan.as_slice() else {
+            return decision;
+        };
+        let (Some(definition), Some(params)) = (tools.get(tool), values.get(tool)) else {
+            return decision;
+        };
+        let written = request::most_written(definition, params, request);
+        if written < 2 {
+            return decision;
+        }
+        let repeated = vec![tool.clone(); written];
+        if decision.ranked.iter().any(|r| r.plan == repeated) {
+            self.replan(decision, repeated)
+        } else {
+            decision
+        }
+    }
+
+    /// No tool where the router's best plan is none and the chosen one-step call would ask
+    /// nothing the request said: the model's scores of a general question ("의지력이 약한
+    /// 사람도 바꿀 수 있나요?") favour a tool that reads like it, and a call with nothing
+    /// from the request answers no question it asked.
+    fn restrain(
+        &self,
+        decision: Decision,
+        values: &ValueSets,
+        request: &Request,
+        tools: &Dispatcher,
+    ) -> Decision {
+        let [tool] = decision.plan.as_slice() else {
+            return decision;
+        };
+        let router_says_none = decision
+            .ranked
+            .first()
+            .is_some_and(|best| best.plan.is_empty());
+        let asks_nothing = tools
+            .get(tool)
+            .is_some_and(|definition| request::asks_nothing(definition, values.get(tool), request));
+        if router_says_none && asks_nothing {
+            self.replan(decision, Vec::new())
+        } else {
+            decision
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! Which of a parameter's values a request mentions: by the value itself, or by a word of its
+//! label or one of its other words.
+
+use serde_json::Value;
+
+use super::numbers::digit_spans;
+use super::text::Request;
+use crate::tool::ValueChoice;
+
+/// Which of `choices` the request mentions: by the value itself, or by a word of its label
+/// or one of its [`words`](ValueChoice::words) (words of digits alone do not count), matched
+/// against the lower-cased request. Where a word of one value lies inside a longer word of
+/// another at the same place ("했" inside "못 했"), only the longer one is mentioned there.
+pub(crate) fn mentioned(request: &Request, choices: &[ValueChoice]) -> Vec<bool> {
+    let request = request.lower();
+    let spans: Vec<Vec<(usize, usize)>> = choices.iter().map(|c| spans(request, c)).collect();
+    spans
+        .iter()
+        .enumerate()
+        .map(|(i, own)| {
+            own.iter().any(|&(start, end)| {
+                !spans.iter().enumerate().any(|(j, other)| {
+                    j != i
+                        && other
+                            .iter()
+                            .any(|&(s, e)| s <= start && end <= e && e - s > end - start)
+                })
+            })
+        })
+        .collect()
+}
+
+/// Where in the lower-cased `request` `choice` is mentioned, as byte ranges.
+fn spans(request: &str, choice: &ValueChoice) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    match &choice.value {
+        Value::String(text) => out.extend(term_spans(request, &text.to_lowercase())),
+        other => {
+            let value = other.to_string();
+            out.extend(
+                digit_spans(request)
+                    .filter(|&(s, e)| request[s..e] == value)
+                    .collect::<Vec<_>>(),
+            );
+        }
+    }
+    let label = choice.label.to_lowercase();
+    let words = label
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_owned)
+        .chain(choice.words.iter().map(|w| w.trim().to_lowercase()))
+        .filter(|word| !word.chars().all(|c| c.is_ascii_digit()));
+    for word in words {
+        out.extend(term_spans(request, &word));
+    }
+    out
+}
+
+/// Where `term` occurs in `text`, as byte ranges. Where the term begins or ends with an
+/// ASCII letter or digit, the text must not continue it there (`rest` is not in
+/// "interest"); Korean terms match inside words, so "수면을" contains `수면`.
+fn term_spans<'a>(text: &'a str, term: &'a str) -> impl Iterator<Item = (usize, usize)> + 'a {
+    let ascii_word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+    let (first, last) = (term.chars().next(), term.chars().next_back());
+    text.match_indices(term)
+        .filter(move |_| !term.is_empty())
+        .filter(move |(at, _)| {
+            let before = text[..*at].chars().next_back();
+            let after = text[at + term.len()..].chars().next();
+            let glued_before = ascii_word(first) && ascii_word(before);
+            let glued_after = ascii_word(last) && ascii_word(after);
+            !glued_before && !glued_after
+        })
+        .map(move |(at, _)| (at, at + term.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_longer_word_is_the_one_a_request_mentions() {
+        let choices = [
+            ValueChoice::new("done", "했음").with_words(["했", "완료"]),
+            ValueChoice::new("blank", "일부러 쉼").with_words(["쉰", "못 했"]),
+        ];
+        let said = |request: &str| mentioned(&Request::new(request), &choices);
+        assert_eq!(said("오늘 했어"), [true, false]);
+        assert_eq!(
+            said("1번 어제 못 했어"),
+            [false, true],
+            "`했` is inside `못 했`"
+        );
+        assert_eq!(
+            said("어제는 못 했어, 오늘은 했어"),
+            [true, true],
+            "a `했` of its own elsewhere still counts"
+        );
+        assert_eq!(said("쉰 날로, 완료 말고"), [true, true]);
+        assert_eq!(said("아무 말"), [false, false]);
+        let habit = [ValueChoice::new(2, "자기 전 책 10쪽 읽기").with_words(["독서"])];
+        let mentions = |request: &str| mentioned(&Request::new(request), &habit);
+        assert_eq!(mentions("독서 기록"), [true], "by one of its words");
+        assert_eq!(mentions("2번"), [true], "by the value");
+        assert_eq!(mentions("10쪽 12번"), [true], "`10쪽` is a label word");
+        assert_eq!(mentions("12번"), [false], "not inside another number");
+    }
+
+    #[test]
+    fn ascii_terms_are_whole_words_and_korean_ones_are_not() {
+        let choices = [
+            ValueChoice::new("rest", "쉼"),
+            ValueChoice::new("수면", "수면"),
+        ];
+        let said = |request: &str| mentioned(&Request::new(request), &choices);
+        assert_eq!(said("interest 수면을"), [false, true]);
+        assert_eq!(said("REST day"), [true, false], "case-insensitive");
+    }
+}

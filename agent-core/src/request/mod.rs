@@ -1,0 +1,23 @@
+//! The request layer: a person's message read once — its text and lower-cased form, the
+//! numbers it writes, its words and the places it splits into parts and sentences — and what
+//! it says about a tool's parameters: which provided values it mentions, which numbers it
+//! gives, which free-text values it labels. The tool-choice stage reads a request only
+//! through this layer.
+//!
+//! | file | owns |
+//! |---|---|
+//! | `text.rs` | [`Request`]: the text, lower-cased once, its words and splits |
+//! | `numbers.rs` | the numbers a request writes (a date or a time is none) |
+//! | `mentions.rs` | which of a parameter's values a request mentions |
+//! | `labels.rs` | free-text values a request labels ("메모: …") |
+//! | `params.rs` | a tool's parameters read against a request: narrowed values, what was said |
+
+mod labels;
+mod mentions;
+mod numbers;
+mod params;
+mod text;
+
+pub(crate) use numbers::numbers_written;
+pub(crate) use params::{asks_nothing, keep_mentioned, most_written, said};
+pub(crate) use text::{Request, splits};

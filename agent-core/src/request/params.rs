@@ -1,0 +1,492 @@
+//! A tool's parameters read against a request: the values of its `from_request` parameters
+//! the request mentions, the optional parameters whose value it said, whether a call would
+//! ask nothing the request said, and how many values it writes for a required parameter.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::labels::value_after;
+use super::mentions::mentioned;
+use super::numbers::{numbers_with_unit, numbers_within, numbers_written};
+use super::text::Request;
+use crate::tool::schema::admits_type;
+use crate::tool::{ToolDefinition, ValueChoice};
+
+/// One tool's value sets for this turn: parameter → choices.
+type Params = BTreeMap<String, Vec<ValueChoice>>;
+
+/// Narrows one tool's value sets for this turn (parameter → choices) to what the `request`
+/// mentions, for its parameters declared
+/// [`from_request`](crate::ToolDefinitionBuilder::from_request) that are not free text:
+///
+/// - a parameter with a value provider keeps the values the request mentions — by the value
+///   itself (`"수면"`) or by a word of its label (`수면 (잠, 숙면, …)` is mentioned by "잠이
+///   안 와요"; words of digits alone do not count) — in the order they had;
+/// - an integer parameter gets the numbers the request contains, within its schema's range
+///   ("3개만" → `3`).
+/// - a free-text parameter the request labels ("메모: 20쪽 읽음") gets the labelled text
+///   alone (see [`labelled`]).
+///
+/// An empty set means the model leaves the parameter out; a *required* parameter the request
+/// does not mention keeps its provider's values (or stays unrestricted), since the call
+/// cannot be written without it. Matching is case-insensitive, so "수면을" mentions `수면`.
+pub(crate) fn keep_mentioned(tool: &ToolDefinition, params: &mut Params, request: &Request) {
+    let lower = request.lower();
+    let required = tool.required_parameters();
+    for param in tool.from_request_parameters() {
+        let prop = tool.parameter(param);
+        let is_required = required.contains(&param.as_str());
+        if let Some(choices) = params.get_mut(param) {
+            let said = mentioned(request, choices);
+            let kept: Vec<ValueChoice> = choices
+                .iter()
+                .zip(said)
+                .filter(|(_, said)| *said)
+                .map(|(c, _)| c.clone())
+                .collect();
+            if !kept.is_empty() || !is_required {
+                *choices = kept;
+            }
+        } else if prop.is_some_and(|prop| admits_type(prop, "integer")) {
+            // A number written with the parameter's unit ("3개", "1단계") is the value; other
+            // numbers are offered to an optional parameter only (to a required one they are
+            // as likely a dose, "10분 걷기", as its value).
+            let with_unit = numbers_with_unit(lower, prop);
+            if !with_unit.is_empty() {
+                params.insert(param.clone(), with_unit);
+            } else if !is_required {
+                params.insert(param.clone(), numbers_within(lower, prop));
+            }
+        }
+    }
+    // A labelled value is the only one the call may write (see `labelled`).
+    for (param, value) in labelled(tool, request) {
+        params.insert(param, vec![ValueChoice::new(value.clone(), value)]);
+    }
+}
+
+/// The optional parameters of `tool` whose value the request said, judged from this turn's
+/// narrowed `params` (see [`keep_mentioned`]): `from_request` parameters with a value
+/// provider that kept a value, and free-text ones the request labels (see [`labelled`]).
+/// The person said "어제", so the call writes `date: "yesterday"` rather than leaving it out
+/// and meaning today; they said "수면", so the search names it; they wrote "메모: 20쪽 읽음",
+/// so the call carries the note; they wrote "3개만", so the search asks for three. Numbers
+/// without the parameter's unit are not made to appear: a bare number in a request is as
+/// often a dose ("10분 걷기") as a count, and unlabelled free text is the model's to copy or
+/// leave out.
+pub(crate) fn said(tool: &ToolDefinition, params: &Params, request: &Request) -> Vec<String> {
+    let required = tool.required_parameters();
+    let lower = request.lower();
+    let free_text = |param: &str| {
+        tool.parameter(param)
+            .is_some_and(|p| admits_type(p, "string"))
+    };
+    let with_unit = |param: &str| {
+        tool.parameter(param).is_some_and(|prop| {
+            admits_type(prop, "integer") && !numbers_with_unit(lower, Some(prop)).is_empty()
+        })
+    };
+    tool.from_request_parameters()
+        .iter()
+        .filter(|param| {
+            tool.has_value_provider(param) || free_text(param.as_str()) || with_unit(param.as_str())
+        })
+        .filter(|param| params.get(*param).is_some_and(|kept| !kept.is_empty()))
+        .filter(|param| !required.contains(&param.as_str()))
+        .cloned()
+        .collect()
+}
+
+/// Whether a call of `tool` would say nothing the request asked for: the tool takes
+/// parameters; the request names none of the values of its required ones (each of which
+/// has a value provider); and its optional ones are all read from the request, which named
+/// a value for none of them (judged from this turn's `params`, narrowed by
+/// [`keep_mentioned`]). `search_catalog({})` for "21일 법칙이 진짜야?" lists the whole
+/// catalog, and `query_protocol` for "작은 습관이 왜 효과가 있어요?" describes whichever
+/// protocol the model picks — answers to no question the person asked.
+pub(crate) fn asks_nothing(
+    tool: &ToolDefinition,
+    params: Option<&Params>,
+    request: &Request,
+) -> bool {
+    let Some(properties) = tool
+        .parameters()
+        .get("properties")
+        .and_then(Value::as_object)
+    else {
+        return false;
+    };
+    let required = tool.required_parameters();
+    let choices = |name: &str| params.and_then(|params| params.get(name));
+    !properties.is_empty()
+        && properties.keys().all(|name| {
+            if required.contains(&name.as_str()) {
+                // A word most values share ("습관" in the label of every build and break
+                // protocol) names none of them.
+                choices(name).is_some_and(|choices| {
+                    let named = mentioned(request, choices).iter().filter(|m| **m).count();
+                    named == 0 || named > (choices.len() / 2).max(1)
+                })
+            } else {
+                tool.from_request_parameters().contains(name)
+                    && choices(name).is_none_or(Vec::is_empty)
+            }
+        })
+}
+
+/// The optional free-text parameters of `tool` that the request labels — by the parameter's
+/// name or a word of its description, followed by a colon ("메모: 20쪽 읽음" labels a `note`
+/// described as "짧은 메모(선택)") or by a quoted text after at most a particle ("메모로 '비
+/// 와서 조금만' 남겨줘", "메모는 \"회식\"이라고") — each with what follows the colon to the end
+/// of its line, or what the quotes hold (a label with nothing after it, or more than the
+/// schema's `maxLength`, gives nothing). A person who writes the label means the value after
+/// it; without this, a free-text parameter is the model's to copy or leave out (see
+/// [`said`]), and a small model leaves it out or copies the wrong words.
+pub(crate) fn labelled(tool: &ToolDefinition, request: &Request) -> Vec<(String, String)> {
+    let lower = request.lower();
+    let text = request.text();
+    let required = tool.required_parameters();
+    tool.from_request_parameters()
+        .iter()
+        .filter(|param| !tool.has_value_provider(param))
+        .filter(|param| !required.contains(&param.as_str()))
+        .filter_map(|param| {
+            let prop = tool.parameter(param)?;
+            if !admits_type(prop, "string") {
+                return None;
+            }
+            let description = prop
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let (start, end) = std::iter::once(param.as_str())
+                .chain(description.split(|c: char| !c.is_alphanumeric()))
+                .filter(|word| word.chars().count() >= 2)
+                .find_map(|label| value_after(lower, label))?;
+            // Lower-casing can change byte lengths; the value is cut from the original only
+            // where it did not.
+            let value = (lower.len() == text.len())
+                .then(|| text.get(start..end).unwrap_or(""))
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+                .filter(|v| {
+                    prop.get("maxLength")
+                        .and_then(Value::as_u64)
+                        .is_none_or(|max| v.chars().count() as u64 <= max)
+                })?;
+            Some((param.clone(), value))
+        })
+        .collect()
+}
+
+/// The most distinct values that the request writes as numbers for any one required
+/// parameter of `tool` with a value provider, judged from this turn's `params`: "1번이랑 3번
+/// 오늘 완료" writes two habits, so the call is made once for each.
+pub(crate) fn most_written(tool: &ToolDefinition, params: &Params, request: &Request) -> usize {
+    tool.required_parameters()
+        .iter()
+        .filter_map(|name| params.get(*name))
+        .map(|choices| numbers_written(request.text(), choices).len())
+        .max()
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::{Deps, ToolResult, ToolSchema};
+
+    fn search_tool() -> ToolDefinition {
+        let schema = serde_json::json!({
+            "type": "object",
+            "required": ["kind"],
+            "properties": {
+                "category": {"type": "string"},
+                "keyword": {"type": "string"},
+                "kind": {"type": "string"},
+                "limit": {
+                    "type": ["integer", "null"],
+                    "minimum": 1,
+                    "maximum": 10,
+                    "description": "최대 개수(개)"
+                },
+                "note": {"type": "string"}
+            }
+        });
+        ToolDefinition::builder("search", "d")
+            .schema(ToolSchema::from_validation(schema))
+            .values("category", || {
+                vec![
+                    ValueChoice::new("수면", "수면 (잠, 숙면)"),
+                    ValueChoice::new("디지털", "디지털 (스마트폰, 폰)"),
+                    ValueChoice::new("오늘", "오늘 (2025-03-10)"),
+                ]
+            })
+            .values("keyword", || {
+                vec![
+                    ValueChoice::new("커피", "커피"),
+                    ValueChoice::new("물", "물"),
+                ]
+            })
+            .values("kind", || {
+                vec![ValueChoice::new("a", "에이"), ValueChoice::new("b", "비")]
+            })
+            .from_request("category")
+            .from_request("keyword")
+            .from_request("kind")
+            .from_request("limit")
+            .from_request("note")
+            .handler(|_| std::future::ready(ToolResult::ok(serde_json::json!({}))))
+            .build()
+            .expect("tool")
+    }
+
+    fn narrowed(request: &str) -> std::collections::BTreeMap<String, Vec<Value>> {
+        let tool = search_tool();
+        let mut params: std::collections::BTreeMap<_, _> =
+            tool.current_values(&Deps::default()).into_iter().collect();
+        keep_mentioned(&tool, &mut params, &Request::new(request));
+        params
+            .into_iter()
+            .map(|(param, choices)| (param, choices.into_iter().map(|c| c.value).collect()))
+            .collect()
+    }
+
+    #[test]
+    fn from_request_values_are_those_the_request_mentions() {
+        let params = narrowed("잠이 안 와요, 커피 때문에. 3개만 보여줘");
+        assert_eq!(params["category"], [Value::from("수면")], "by a label word");
+        assert_eq!(params["keyword"], [Value::from("커피")], "by the value");
+        assert_eq!(params["limit"], [Value::from(3)], "a number in the request");
+        assert!(!params.contains_key("note"), "free text stays a copy");
+        assert_eq!(
+            params["kind"].len(),
+            2,
+            "required and unmentioned: all kept"
+        );
+
+        let params = narrowed("2025년 3월 10일 폰 사용 30분 줄이기, 물 5잔");
+        assert_eq!(
+            params["category"],
+            [Value::from("디지털")],
+            "words of digits alone mention nothing"
+        );
+        assert_eq!(params["keyword"], [Value::from("물")]);
+        assert_eq!(
+            params["limit"],
+            [Value::from(3), Value::from(10), Value::from(5)]
+        );
+
+        let params = narrowed("폰 사용 30분 줄이기 2개, 물 5잔");
+        assert_eq!(
+            params["limit"],
+            [Value::from(2)],
+            "a number with the unit its description names is the value"
+        );
+
+        let params = narrowed("KIND b, 아무거나. interest: abc");
+        assert!(
+            params["category"].is_empty(),
+            "optional and unmentioned: left out"
+        );
+        assert!(params["limit"].is_empty());
+        assert_eq!(params["kind"], [Value::from("b")], "case-insensitive");
+    }
+
+    #[test]
+    fn a_call_asks_nothing_when_the_request_names_none_of_its_values() {
+        let optional = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "keyword": {"type": ["string", "null"]},
+                "limit": {
+                    "type": ["integer", "null"],
+                    "minimum": 1,
+                    "maximum": 10,
+                    "description": "최대 몇 개"
+                }
+            }
+        });
+        let search = ToolDefinition::builder("search", "d")
+            .schema(ToolSchema::from_validation(optional))
+            .values("keyword", || vec![ValueChoice::new("수면", "수면")])
+            .from_request("keyword")
+            .from_request("limit")
+            .handler(|_| std::future::ready(ToolResult::ok(serde_json::json!({}))))
+            .build()
+            .expect("tool");
+        let asks = |tool: &ToolDefinition, request: &str| {
+            let mut params: std::collections::BTreeMap<_, _> =
+                tool.current_values(&Deps::default()).into_iter().collect();
+            keep_mentioned(tool, &mut params, &Request::new(request));
+            asks_nothing(tool, Some(&params), &Request::new(request))
+        };
+        assert!(
+            asks(&search, "21일 법칙이 진짜야?"),
+            "21 is no count it takes"
+        );
+        assert!(!asks(&search, "수면 습관"), "a keyword named");
+        assert!(!asks(&search, "아무거나 3개"), "a count written");
+
+        let required = serde_json::json!({
+            "type": "object",
+            "required": ["id"],
+            "properties": {"id": {"type": "string"}}
+        });
+        let query = ToolDefinition::builder("query", "d")
+            .schema(ToolSchema::from_validation(required))
+            .values("id", || {
+                vec![
+                    ValueChoice::new("a", "걷기 · 만들 습관"),
+                    ValueChoice::new("b", "독서 · 만들 습관"),
+                    ValueChoice::new("c", "야식 · 끊을 습관"),
+                ]
+            })
+            .handler(|_| std::future::ready(ToolResult::ok(serde_json::json!({}))))
+            .build()
+            .expect("tool");
+        assert!(!asks(&query, "독서 자세히"), "one value named");
+        assert!(
+            asks(&query, "작은 습관이 왜 효과가 있어요?"),
+            "a word most values share names none"
+        );
+        assert!(!asks(&search_tool(), "kind b"), "a required value named");
+        assert!(asks(&search_tool(), "아무거나"));
+    }
+
+    #[test]
+    fn said_values_are_the_optional_ones_the_request_named() {
+        let tool = search_tool();
+        let said_in = |request: &str| {
+            let mut params: std::collections::BTreeMap<_, _> =
+                tool.current_values(&Deps::default()).into_iter().collect();
+            keep_mentioned(&tool, &mut params, &Request::new(request));
+            said(&tool, &params, &Request::new(request))
+        };
+        assert_eq!(
+            said_in("잠이 안 와요, 커피 때문에. 3개만 보여줘"),
+            ["category", "keyword", "limit"],
+            "not the required kind; the number written with its unit"
+        );
+        assert_eq!(
+            said_in("커피 10분 전에"),
+            ["keyword"],
+            "a number without the unit is not said"
+        );
+        assert!(said_in("KIND b, 아무거나").is_empty());
+    }
+
+    #[test]
+    fn most_written_counts_numbers_of_a_required_provided_parameter() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "required": ["habit_id"],
+            "properties": {
+                "habit_id": {"type": "integer"},
+                "minutes": {"type": ["integer", "null"]}
+            }
+        });
+        let tool = ToolDefinition::builder("log", "d")
+            .schema(ToolSchema::from_validation(schema))
+            .values("habit_id", || {
+                (1..=3)
+                    .map(|id| ValueChoice::new(id, format!("habit {id}")))
+                    .collect::<Vec<_>>()
+            })
+            .handler(|_| std::future::ready(ToolResult::ok(serde_json::json!({}))))
+            .build()
+            .expect("tool");
+        let params: std::collections::BTreeMap<_, _> =
+            tool.current_values(&Deps::default()).into_iter().collect();
+        let written = |text: &str| most_written(&tool, &params, &Request::new(text));
+        assert_eq!(written("1번이랑 3번 오늘 완료"), 2);
+        assert_eq!(written("3번이랑 3번"), 1, "distinct values");
+        assert_eq!(written("2번 30분 했어"), 1, "30 is no habit");
+        assert_eq!(written("걷기 했어"), 0);
+        assert_eq!(
+            written("지난 금요일(3/7)에 1번 했어"),
+            1,
+            "a date's numbers are no habits"
+        );
+        assert_eq!(written("1번, 3번 9:30에"), 2);
+    }
+
+    #[test]
+    fn a_free_text_parameter_the_request_labels_is_written() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "required": ["habit_id"],
+            "properties": {
+                "habit_id": {"type": "integer"},
+                "note": {"type": ["string", "null"], "description": "짧은 메모(선택)"},
+                "title": {"type": ["string", "null"], "description": "제목"}
+            }
+        });
+        let tool = ToolDefinition::builder("log", "d")
+            .schema(ToolSchema::from_validation(schema))
+            .from_request("note")
+            .handler(|_| std::future::ready(ToolResult::ok(serde_json::json!({}))))
+            .build()
+            .expect("tool");
+        let labels_note = |request: &str, value: &str, why: &str| {
+            assert_eq!(
+                labelled(&tool, &Request::new(request)),
+                [("note".to_owned(), value.to_owned())],
+                "{why}"
+            );
+        };
+        let names = |request: &str| -> Vec<String> {
+            labelled(&tool, &Request::new(request))
+                .into_iter()
+                .map(|(name, _)| name)
+                .collect()
+        };
+        labels_note(
+            "1번 했어. 메모: 20쪽 읽음\n고마워",
+            "20쪽 읽음",
+            "the rest of its line",
+        );
+        labels_note("1번 했어 note : Park", "Park", "by its name");
+        labels_note(
+            "1번 오늘 완료하고 메모로 '비 와서 조금만' 남겨줘",
+            "비 와서 조금만",
+            "quoted after a particle",
+        );
+        labels_note(
+            "3번은 쉼, 메모는 “회식”이라고 적어줘",
+            "회식",
+            "in curly quotes",
+        );
+        labels_note("메모: '공원'", "공원", "a colon, then quotes");
+        assert!(
+            names("메모하는 습관 '일기' 추가").is_empty(),
+            "a longer word before the quote is no particle"
+        );
+        assert!(names("메모 '안 닫힘").is_empty(), "an unclosed quote");
+        assert!(names("메모:").is_empty(), "nothing after the label");
+        assert!(names("1번 했어. 메모 남기지 마").is_empty(), "no colon");
+        assert!(
+            names("제목: 산책").is_empty(),
+            "not a from_request parameter"
+        );
+        assert!(names("단메모: x").is_empty(), "inside another word");
+        let mut params = std::collections::BTreeMap::new();
+        keep_mentioned(
+            &tool,
+            &mut params,
+            &Request::new("1번 했어. 메모: 20쪽 읽음"),
+        );
+        let kept: Vec<&Value> = params["note"].iter().map(|c| &c.value).collect();
+        assert_eq!(
+            kept,
+            [&Value::from("20쪽 읽음")],
+            "the only value the call may write"
+        );
+        assert_eq!(
+            said(&tool, &params, &Request::new("1번 했어. 메모: 20쪽 읽음")),
+            ["note"],
+            "and the call writes it"
+        );
+    }
+}
