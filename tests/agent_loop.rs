@@ -195,6 +195,27 @@ async fn one_call_runs_and_its_result_goes_back() {
 }
 
 #[tokio::test]
+async fn a_tool_without_a_sentence_of_its_own_is_answered_with_its_results_facts() {
+    // The model's closing words are unusable (only punctuation): the turn ends with the
+    // result's key facts, not a bare "done".
+    let mut h = harness(
+        vec![
+            vec![call("search_notes", json!({"keyword": "걷기"}))],
+            text("..."),
+        ],
+        None,
+    );
+    assert_eq!(
+        h.agent.send("걷기 메모 있어?").await.expect("answer"),
+        "메모 검색 결과예요 — 1개: 아침 걷기"
+    );
+    assert!(h.events().iter().any(|e| matches!(
+        e,
+        AgentEvent::DefaultAnswer { text, .. } if text.contains("아침 걷기")
+    )));
+}
+
+#[tokio::test]
 async fn every_parallel_call_runs_in_order_and_is_answered() {
     let mut h = harness(
         vec![

@@ -8,7 +8,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use agent_core::choice::{Evidence, Replay, Strategy};
+use agent_core::choice::{Background, Chooser, Evidence, Replay, Strategy};
 use agent_core::llm::scripted::{ScriptedSession, call, text};
 use agent_core::{Agent, AgentEvent, ChatConfig, Dep, Example, Registry, ValueChoice, tool};
 use serde_json::json;
@@ -107,7 +107,11 @@ fn agent_over(
     ));
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&events);
+    // The plans here are the examples' and the readings' alone: without the background of
+    // requests that need no tool, which the fake readings cannot tell apart.
+    let chooser = Chooser::with_background(&registry, &Background::none());
     let agent = Agent::new(session, registry)
+        .with_chooser(chooser)
         .with_strategy(strategy)
         .with_events(move |event| sink.lock().expect("events").push(event));
     (agent, events)
@@ -294,8 +298,8 @@ async fn the_parts_of_a_request_read_as_two_steps_give_the_declared_two_step_pla
 
     assert_eq!(
         read[1].len(),
-        1 + 2 * 7,
-        "the request and 7 splits of 8 words"
+        1 + 2 * 7 + 2,
+        "the request, 7 splits of 8 words, and the clause joined by 보여주고"
     );
 
     // The same chooser given only the whole request's reading: the one step it reads.

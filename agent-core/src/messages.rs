@@ -29,8 +29,16 @@ pub struct Messages {
     pub truncated_hint: Cow<'static, str>,
     /// The answer when a call was cancelled and the model wrote nothing usable.
     pub after_cancel: Cow<'static, str>,
-    /// The answer when a call succeeded and the model wrote nothing usable.
+    /// The answer when a call succeeded, the model wrote nothing usable and the result has no
+    /// facts to state (see `result_facts`).
     pub after_success: Cow<'static, str>,
+    /// The answer when a call of a tool without its own sentence about its result (no
+    /// [`reply`](crate::ToolDefinitionBuilder::reply)) succeeded and the model wrote nothing
+    /// usable: `{tool}` stands for the tool's label, `{facts}` for the result's key facts
+    /// ("3개: 우유 사기, 은행 가기, 보고서 제출" or "'우유 사기' (id 7)").
+    pub result_facts: Cow<'static, str>,
+    /// How `{facts}` says how many items a list has: `{count}` stands for the number.
+    pub count_of_items: Cow<'static, str>,
     /// The answer when a call failed and the model wrote nothing usable.
     pub after_error: Cow<'static, str>,
     /// The answer when no tool was needed and the model wrote nothing usable.
@@ -63,6 +71,8 @@ impl Default for Messages {
                     .into(),
             after_cancel: "알겠어요, 실행하지 않았어요.".into(),
             after_success: "완료했어요.".into(),
+            result_facts: "{tool} 결과예요 — {facts}".into(),
+            count_of_items: "{count}개".into(),
             after_error: "요청을 처리하지 못했어요.".into(),
             no_answer: "죄송해요, 잘 이해하지 못했어요. 다시 말씀해 주시겠어요?".into(),
             nothing_to_choose: "지금은 '{tool}' 할 수 없어요. 고를 수 있는 {param} 값이 아직 없어요."

@@ -154,6 +154,11 @@ pub struct ChatConfig {
     /// The candidates of tool choice, for sessions that can score them
     /// ([`ChatSession::score`]), in the order of [`channels`](crate::choice::channels).
     pub channels: Vec<Channel>,
+    /// The texts the tool-choice stage learns from (the examples' requests and the
+    /// background's, see [`learning_texts`](crate::choice::learning_texts)): a session that
+    /// can read keeps their readings between processes, so a restart does not read them
+    /// again. Empty: the examples' requests.
+    pub learning: Vec<String>,
 }
 
 impl ChatConfig {
@@ -174,6 +179,7 @@ impl ChatConfig {
                 })
                 .collect(),
             channels: crate::choice::channels(registry, &messages.chat_channel),
+            learning: crate::choice::learning_texts(registry),
         }
     }
 

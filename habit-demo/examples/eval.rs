@@ -729,6 +729,34 @@ fn choice_grid(
             count(&reading, false),
         ),
     ];
+    let destructive: Vec<String> = registry
+        .tools()
+        .filter(|t| t.is_destructive())
+        .map(|t| t.name().to_owned())
+        .collect();
+    let unasked = cases
+        .iter()
+        .map(|case| {
+            plan_of(&reading, case, false)
+                .iter()
+                .filter(|step| destructive.contains(step))
+                .filter(|step| {
+                    !case
+                        .expectations
+                        .iter()
+                        .any(|calls| calls.iter().any(|c| c.tool == **step))
+                })
+                .count()
+        })
+        .sum::<usize>();
+    let none_cases: Vec<&Case> = cases
+        .iter()
+        .filter(|c| c.expectations.first().is_some_and(Vec::is_empty))
+        .collect();
+    let restrained = none_cases
+        .iter()
+        .filter(|case| plan_of(&reading, case, false).is_empty())
+        .count();
     let mut headline = String::new();
     for (name, right) in &rows {
         let line = format!("{name:<40} {right}/{}", cases.len());
@@ -736,8 +764,52 @@ fn choice_grid(
         headline.push_str(&line);
         headline.push('\n');
     }
+    let line = format!(
+        "the default: restraint {restrained}/{}, unasked destructive steps {unasked}",
+        none_cases.len()
+    );
+    for confidence in [0.0, 0.2, 0.3, 0.4, 0.5, 0.7] {
+        let chooser = reading.clone().with_destructive_confidence(confidence);
+        let (right, unasked) = cases.iter().fold((0, 0), |(right, unasked), case| {
+            let plan = plan_of(&chooser, case, false);
+            let wrong = plan
+                .iter()
+                .filter(|step| destructive.contains(step))
+                .filter(|step| {
+                    !case
+                        .expectations
+                        .iter()
+                        .any(|calls| calls.iter().any(|c| c.tool == **step))
+                })
+                .count();
+            (
+                right + usize::from(right_tools(case, &plan)),
+                unasked + wrong,
+            )
+        });
+        println!(
+            "  destructive confidence {confidence}: right {right}/{}, unasked destructive steps {unasked}",
+            cases.len()
+        );
+    }
+    println!("{line}");
+    headline.push_str(&line);
+    headline.push('\n');
     if record_run {
         record("choice-only", &headline);
+    }
+    if std::env::var_os("EVAL_CHANNEL_MISSES").is_some() {
+        println!("the channels' misses (EVAL_CHANNEL_MISSES):");
+        let alone = channels.clone().with_strategy(Strategy::Channels);
+        for case in cases {
+            let plan = plan_of(&alone, case, false);
+            if !right_tools(case, &plan) {
+                println!(
+                    "  {} [{}] {} -> {plan:?}",
+                    case.id, case.category, case.request
+                );
+            }
+        }
     }
     println!("the default's misses:");
     for case in cases {

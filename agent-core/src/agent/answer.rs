@@ -22,6 +22,97 @@ pub(super) fn collect_values(value: &Value, out: &mut String) {
     }
 }
 
+/// The names of an object's fields that name it, best first.
+const NAMING_FIELDS: [&str; 8] = [
+    "title",
+    "name",
+    "label",
+    "text",
+    "framed_text",
+    "summary",
+    "description",
+    "memo",
+];
+
+/// The most items of a list a result's facts name.
+const NAMED_ITEMS: usize = 3;
+
+/// The key facts of a result's `data`, for a tool that has no sentence of its own about it:
+/// how many items a list holds (`count_of_items`) and the names of the first few, or an
+/// object's name with its id, or a plain value. `None` when there is nothing to say (an
+/// empty object, `null`).
+pub(super) fn result_facts(data: &Value, count_of_items: &str) -> Option<String> {
+    match data {
+        Value::Array(items) => Some(list_facts(items, count_of_items)),
+        Value::Object(map) => {
+            // A list inside (`{"count": 3, "items": [...]}`) is what the result is about.
+            if let Some(items) = map.values().find_map(Value::as_array) {
+                return Some(list_facts(items, count_of_items));
+            }
+            let name = name_of(data);
+            let id = ["id", "task_id", "habit_id", "expense_id", "order_id"]
+                .iter()
+                .find_map(|key| map.get(*key))
+                .filter(|v| v.is_number() || v.is_string())
+                .map(|v| match v {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                });
+            match (name, id) {
+                (Some(name), Some(id)) => Some(format!("'{name}' ({id})")),
+                (Some(name), None) => Some(format!("'{name}'")),
+                (None, _) => scalar_facts(map),
+            }
+        }
+        Value::String(text) if !text.trim().is_empty() => Some(text.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(_) | Value::Null | Value::String(_) => None,
+    }
+}
+
+/// "3개: a, b, c" for a list.
+fn list_facts(items: &[Value], count_of_items: &str) -> String {
+    let count = count_of_items.replace("{count}", &items.len().to_string());
+    let names: Vec<String> = items.iter().filter_map(name_of).take(NAMED_ITEMS).collect();
+    if names.is_empty() {
+        count
+    } else {
+        let more = if items.len() > names.len() {
+            " …"
+        } else {
+            ""
+        };
+        format!("{count}: {}{more}", names.join(", "))
+    }
+}
+
+/// The name of an item: one of [`NAMING_FIELDS`], or the item itself if it is text.
+fn name_of(item: &Value) -> Option<String> {
+    match item {
+        Value::String(text) => Some(text.clone()),
+        Value::Object(map) => NAMING_FIELDS
+            .iter()
+            .find_map(|key| map.get(*key).and_then(Value::as_str))
+            .filter(|text| !text.trim().is_empty())
+            .map(str::to_owned),
+        _ => None,
+    }
+}
+
+/// Up to three of an object's numbers and short texts, as `key value`.
+fn scalar_facts(map: &serde_json::Map<String, Value>) -> Option<String> {
+    let facts: Vec<String> = map
+        .iter()
+        .filter_map(|(key, value)| match value {
+            Value::Number(n) => Some(format!("{key} {n}")),
+            Value::String(text) if text.chars().count() <= 40 => Some(format!("{key} {text}")),
+            _ => None,
+        })
+        .take(NAMED_ITEMS)
+        .collect();
+    (!facts.is_empty()).then(|| facts.join(", "))
+}
+
 /// Letters and digits an answer after results needs at least: "빌딩." says nothing.
 const MIN_ANSWER_CHARS: usize = 4;
 
@@ -271,6 +362,29 @@ mod tests {
         ] {
             assert_eq!(without_stray_tail(said), kept, "{said}");
         }
+    }
+
+    #[test]
+    fn a_result_without_a_sentence_of_its_own_is_told_by_its_facts() {
+        let facts = |data: Value| result_facts(&data, "{count}개");
+        assert_eq!(
+            facts(serde_json::json!({"count": 4, "items": [
+                {"id": 1, "title": "우유 사기"}, {"id": 2, "title": "은행 가기"},
+                {"id": 3, "title": "보고서"}, {"id": 4, "title": "청소"}
+            ]})),
+            Some("4개: 우유 사기, 은행 가기, 보고서 …".to_owned())
+        );
+        assert_eq!(
+            facts(serde_json::json!({"id": 7, "title": "우유 사기", "due": null})),
+            Some("'우유 사기' (7)".to_owned())
+        );
+        assert_eq!(
+            facts(serde_json::json!({"total": 32000, "category": "식비"})),
+            Some("total 32000, category 식비".to_owned())
+        );
+        assert_eq!(facts(serde_json::json!([])), Some("0개".to_owned()));
+        assert_eq!(facts(serde_json::json!({})), None);
+        assert_eq!(facts(Value::Null), None);
     }
 
     #[test]

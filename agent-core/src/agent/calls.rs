@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
+use super::answer::result_facts;
 use super::error::{AgentError, CompletedCall};
 use super::events::AgentEvent;
 use super::history::CallHistory;
@@ -13,6 +14,7 @@ use super::report::{Reporter, ReportingConfirmer};
 use super::turn::Turn;
 use crate::dispatch::Dispatcher;
 use crate::layer::confirm::{Confirmer, DenyAll};
+use crate::messages::Messages;
 use crate::registry::Registry;
 use crate::session::{ResultMessage, ToolCall};
 use crate::tool::{ErrorCode, ToolResult};
@@ -51,14 +53,13 @@ impl Calls {
     /// Runs the calls of one model turn in order; a call that started is never abandoned.
     /// An optional argument that only repeats another is left out before anyone sees the
     /// call; a call the model already made this turn, with nothing changed since by a
-    /// destructive tool, is answered `repeated_call` (`repeated`, the reason) instead of
-    /// running again.
+    /// destructive tool, is answered `repeated_call` instead of running again.
     pub(super) async fn run(
         &mut self,
         calls: Vec<ToolCall>,
         turn: &mut Turn,
         interrupter: &Interrupter,
-        repeated: &str,
+        messages: &Messages,
     ) -> Result<Vec<ResultMessage>, AgentError> {
         let mut results = Vec::with_capacity(calls.len());
         for mut call in calls {
@@ -74,7 +75,7 @@ impl Calls {
             turn.written.push((call.name.clone(), call.args.clone()));
             let key = CallHistory::key(&call);
             let result = if turn.history.is_repeat(&key) {
-                ToolResult::error(ErrorCode::RepeatedCall, repeated.to_owned())
+                ToolResult::error(ErrorCode::RepeatedCall, messages.repeated_call.to_string())
             } else {
                 self.reporter.call_id.store(call_id, Ordering::SeqCst);
                 let result = self.dispatcher.dispatch(&call.name, call.args).await;
@@ -93,11 +94,19 @@ impl Calls {
             };
             let reply = match &result {
                 ToolResult::Ok { data } => {
-                    let reply = self
-                        .dispatcher
-                        .get(&call.name)
-                        .and_then(|tool| tool.reply(data));
-                    turn.reply.clone_from(&reply);
+                    let tool = self.dispatcher.get(&call.name);
+                    let reply = tool.and_then(|tool| tool.reply(data));
+                    // A tool without a sentence of its own still has its result told: its
+                    // key facts, never a bare "done" for a call that did something.
+                    turn.reply = reply.clone().or_else(|| {
+                        let facts = result_facts(data, &messages.count_of_items)?;
+                        Some(
+                            messages
+                                .result_facts
+                                .replace("{tool}", &self.label(&call.name))
+                                .replace("{facts}", &facts),
+                        )
+                    });
                     reply
                 }
                 _ => None,

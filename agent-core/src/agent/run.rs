@@ -174,12 +174,7 @@ impl<S: ChatSession> Agent<S> {
             }
             let results = self
                 .calls
-                .run(
-                    calls,
-                    &mut turn,
-                    &self.interrupter,
-                    &self.messages.repeated_call,
-                )
+                .run(calls, &mut turn, &self.interrupter, &self.messages)
                 .await?;
             input = TurnInput::Results(results);
             if !turn.all_ok {
@@ -356,12 +351,7 @@ impl<S: ChatSession> Agent<S> {
             }
             let results = self
                 .calls
-                .run(
-                    calls,
-                    &mut turn,
-                    &self.interrupter,
-                    &self.messages.repeated_call,
-                )
+                .run(calls, &mut turn, &self.interrupter, &self.messages)
                 .await?;
             input = TurnInput::Results(results);
             // After a cancel, a refusal or a repeat the model may only answer; the last turn

@@ -2,6 +2,7 @@
 //! reading: one per tool (its label, description and some of its examples' requests), then
 //! one for plain conversation.
 
+use super::background::Background;
 use super::decision::{Candidate, Channel};
 use super::router::Router;
 use super::training::Training;
@@ -24,14 +25,14 @@ pub(super) fn candidates(registry: &Registry) -> Vec<Candidate> {
 /// requests of examples without calls) — what a session that can score is configured with
 /// ([`ChatConfig::channels`](crate::ChatConfig::channels)).
 pub fn channels(registry: &Registry, chat_description: &str) -> Vec<Channel> {
-    let router = Training::of(registry).router;
-    let requests = |pick: &dyn Fn(&Example) -> bool| -> Vec<String> {
+    let router = Training::of(registry, &Background::none()).router;
+    let requests = |pick: &dyn Fn(&Example) -> bool, k: usize| -> Vec<String> {
         let all: Vec<&str> = registry
             .examples()
             .filter(|e| pick(e))
             .map(Example::request)
             .collect();
-        spread(&all, CHANNEL_EXAMPLES, &router)
+        spread(&all, k, &router)
     };
     let mut channels: Vec<Channel> = registry
         .tools()
@@ -39,14 +40,20 @@ pub fn channels(registry: &Registry, chat_description: &str) -> Vec<Channel> {
             candidate: Candidate::Tool(tool.name().to_owned()),
             title: tool.label().to_owned(),
             description: tool.description().to_owned(),
-            examples: requests(&|e: &Example| e.plan().first() == Some(&tool.name())),
+            examples: requests(
+                &|e: &Example| e.plan().first() == Some(&tool.name()),
+                CHANNEL_EXAMPLES,
+            ),
         })
         .collect();
+    // Examples make any request likelier after them: the chat channel shows no more than the
+    // tools' best-furnished channel, or it would win for tools that declare none.
+    let most = channels.iter().map(|c| c.examples.len()).max().unwrap_or(0);
     channels.push(Channel {
         candidate: Candidate::Chat,
         title: String::new(),
         description: chat_description.to_owned(),
-        examples: requests(&|e: &Example| e.calls().is_empty()),
+        examples: requests(&|e: &Example| e.calls().is_empty(), most),
     });
     channels
 }

@@ -5,29 +5,88 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::combine::{Weigher, steps_of};
+use super::actions::Actions;
+use super::background::Background;
+use super::combine::{Weigher, best, steps_of};
 use super::decision::{Candidate, Decision, Strategy};
 use super::evidence::Evidence;
 use super::reading::ReadingClassifier;
 use super::router::{Plan, Ranked, Router};
 use super::training::Training;
-use super::tuning::Tuning;
+use super::tuning::{FEW_EXAMPLES, Tuning};
 use super::turn::{Step, TurnPlan};
 use super::{channels, values};
 use crate::dispatch::Dispatcher;
 use crate::registry::Registry;
-use crate::request::{self, Request};
+use crate::request::{self, Request, Said};
 use crate::tool::ValueSets;
 
 /// The tool-choice stage for one registry; see the [module doc](crate::choice).
 #[derive(Debug, Clone)]
 pub struct Chooser {
     training: Training,
+    /// What each tool's action is asked for with.
+    actions: Actions,
+    /// The destructive tools.
+    destructive: Vec<String>,
+    /// The words of actions no tool does (from the background), in every spelling, less
+    /// those a tool's cues or the values the tools take use.
+    unsupported: Vec<String>,
     /// What each channel stands for, in channel order.
     candidates: Vec<Candidate>,
     reading: Reading,
     strategy: Strategy,
     tuning: Tuning,
+}
+
+/// The texts a [`Chooser::new`] over `registry` learns from: its examples' requests, then the
+/// built-in background's that do not compete with its tools.
+pub fn learning_texts(registry: &Registry) -> Vec<String> {
+    Training::of(registry, &Background::default())
+        .reading_texts
+        .into_iter()
+        .map(|(text, _)| text)
+        .collect()
+}
+
+/// `words` (the background's actions no tool does) in every spelling, less those that are a
+/// tool's cue or stand in the label of a value the tools take: a catalog item named
+/// "카페인 바꾸기" makes "바꾸" no sign of an edit.
+fn unsupported_words(words: &[String], actions: &Actions, registry: &Registry) -> Vec<String> {
+    let mut values = String::new();
+    for tool in registry.tools() {
+        for (_, choices) in tool.current_values(registry.deps()) {
+            for choice in choices {
+                values.push_str(&choice.label.to_lowercase());
+                values.push('\n');
+            }
+        }
+    }
+    let mut out: Vec<String> = words
+        .iter()
+        .filter(|word| !actions.is_cue(word))
+        .flat_map(|word| request::spellings(word))
+        .filter(|word| !values.contains(word.as_str()))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The median number of one-call examples a tool of `registry` declares (its own and the
+/// registry's).
+fn examples_per_tool(registry: &Registry) -> usize {
+    let mut counts: Vec<usize> = registry
+        .tools()
+        .map(|tool| {
+            registry
+                .examples()
+                .filter(|e| e.plan().as_slice() == [tool.name()])
+                .count()
+        })
+        .collect();
+    counts.sort_unstable();
+    counts.get(counts.len() / 2).copied().unwrap_or(0)
 }
 
 /// Where the reading classifier stands.
@@ -42,14 +101,40 @@ enum Reading {
 }
 
 impl Chooser {
-    /// A chooser trained on `registry`'s examples and tools' labels.
+    /// A chooser trained on `registry`'s examples and tools' labels, and the requests of
+    /// the [built-in background](Background::builtin) that need no tool.
     pub fn new(registry: &Registry) -> Self {
+        Self::with_background(registry, &Background::default())
+    }
+
+    /// A chooser trained on `registry`'s examples and tools' labels, and the requests of
+    /// `background` that do not compete with its tools.
+    ///
+    /// An app that declares few examples per tool gets the model's channel scores beside its
+    /// reading: a classifier over a handful of readings per tool tells them apart poorly,
+    /// while how likely a request is after a tool's description and examples needs none.
+    pub fn with_background(registry: &Registry, background: &Background) -> Self {
+        let tuning = if examples_per_tool(registry) < FEW_EXAMPLES {
+            Tuning::few_examples()
+        } else {
+            Tuning::default()
+        };
+        let training = Training::of(registry, background);
+        let actions = Actions::of(registry);
+        let unsupported = unsupported_words(&training.unsupported, &actions, registry);
         Self {
-            training: Training::of(registry),
+            training,
+            actions,
+            unsupported,
+            destructive: registry
+                .tools()
+                .filter(|tool| tool.is_destructive())
+                .map(|tool| tool.name().to_owned())
+                .collect(),
             candidates: channels::candidates(registry),
             reading: Reading::Untried,
             strategy: Strategy::default(),
-            tuning: Tuning::default(),
+            tuning,
         }
     }
 
@@ -60,6 +145,15 @@ impl Chooser {
     pub fn with_sentence_composition(mut self, confidence: f32, floor: f32) -> Self {
         self.tuning.sentence_confidence = confidence;
         self.tuning.sentence_floor = floor.max(0.0);
+        self
+    }
+
+    /// Sets how sure the evidence must be for a destructive step the request does not name
+    /// the action of (0: as sure as for any other step, the default for an app with many
+    /// examples per tool; 0.3 for one with few).
+    #[must_use]
+    pub fn with_destructive_confidence(mut self, probability: f32) -> Self {
+        self.tuning.destructive_confidence = probability.clamp(0.0, 1.0);
         self
     }
 
@@ -150,10 +244,12 @@ impl Chooser {
             .iter()
             .map(|(_, p)| p.clone())
             .collect();
-        self.reading = match vectors.and_then(|v| ReadingClassifier::train(v, &plans)) {
-            Some(classifier) => Reading::Learned(classifier),
-            None => Reading::Unavailable,
-        };
+        let weights = &self.training.reading_weights;
+        self.reading =
+            match vectors.and_then(|v| ReadingClassifier::train_weighted(v, &plans, weights)) {
+                Some(classifier) => Reading::Learned(classifier),
+                None => Reading::Unavailable,
+            };
     }
 
     /// Readies the chooser before its first request, which otherwise does it: where the
@@ -225,7 +321,17 @@ impl Chooser {
             scores.as_deref(),
             reading.as_deref(),
         );
-        let mut decision = self.decision(weighed.plan, ranked, weighed.channel_scores);
+        let sureness = if weighed.reading_scores.is_empty() {
+            &weighed.scores
+        } else {
+            &weighed.reading_scores
+        };
+        let plan = self
+            .composed_by_cues(&weighed.plan, &request)
+            .unwrap_or(weighed.plan);
+        let plan = self.asked_for(plan, &weighed.scores, sureness, &request);
+        let plan = self.doable(plan, &request);
+        let mut decision = self.decision(plan, ranked, weighed.channel_scores);
         decision.reading_scores = weighed.reading_scores;
         let decision = self.repeat_for_values(decision, &request, &current, tools);
         let decision = self.restrain(decision, &current, &request, tools);
@@ -306,7 +412,7 @@ impl Chooser {
         for (left, right) in weigher
             .word_splits(request)
             .into_iter()
-            .chain(request.sentence_splits())
+            .chain(request.clause_splits())
         {
             texts.push(left);
             texts.push(right);
@@ -396,6 +502,115 @@ impl Chooser {
         let mut replanned = self.decision(plan, decision.ranked, decision.channel_scores);
         replanned.reading_scores = reading_scores;
         replanned
+    }
+
+    /// `plan`, if the request asks for each destructive step of it, or the likeliest plan of
+    /// `scores` that it does ask for (none at all failing that): a destructive tool is planned
+    /// only where the request says its action (one of its [cues](Actions)) and does not say
+    /// not to, or the evidence for the step is strong (the probability by `sureness` — the
+    /// model's reading where it read the request, the combined scores otherwise — of the
+    /// plans with that step at least the tuning's destructive confidence, see
+    /// [`with_destructive_confidence`](Self::with_destructive_confidence)) and the request does
+    /// not say not to. The nearest tool to
+    /// a request for something the app cannot do is often one that writes; a person should
+    /// not be asked to confirm an action they never asked for.
+    fn asked_for(
+        &self,
+        plan: Plan,
+        scores: &[(Plan, f32)],
+        sureness: &[(Plan, f32)],
+        request: &Request,
+    ) -> Plan {
+        // The probability that the request asks for `step` at all: that of every plan with it.
+        let probability = |step: &String| -> f32 {
+            if sureness.is_empty() {
+                return 1.0;
+            }
+            let max = sureness
+                .iter()
+                .map(|(_, s)| *s)
+                .fold(f32::NEG_INFINITY, f32::max);
+            let total: f32 = sureness.iter().map(|(_, s)| (s - max).exp()).sum();
+            sureness
+                .iter()
+                .filter(|(p, _)| p.contains(step))
+                .map(|(_, s)| (s - max).exp() / total)
+                .sum()
+        };
+        let asked = |plan: &Plan| {
+            plan.iter()
+                .filter(|step| self.destructive.contains(step))
+                .all(|step| match self.actions.said(step, request) {
+                    Said::Asked => true,
+                    Said::Refused => false,
+                    Said::Nothing => probability(step) >= self.tuning.destructive_confidence,
+                })
+        };
+        if asked(&plan) {
+            return plan;
+        }
+        let others: Vec<(Plan, f32)> = scores.iter().filter(|(p, _)| asked(p)).cloned().collect();
+        best(&others).unwrap_or_default()
+    }
+
+    /// The two-step plan a request of two clauses asks for by the words of its tools'
+    /// actions, where the evidence chose one of the two tools: split where one clause joins
+    /// the next, the first part says the action of one tool alone and the rest the action of
+    /// another alone ("끝난 일 목록 보여주고, 세탁소 코트 건은 지워줘" — a list, then a
+    /// delete). An app that declares few examples declares no two-step ones; its parts are too
+    /// few words for the reading.
+    fn composed_by_cues(&self, plan: &Plan, request: &Request) -> Option<Plan> {
+        let [chosen] = plan.as_slice() else {
+            return None;
+        };
+        let tools: Vec<&String> = self
+            .candidates
+            .iter()
+            .filter_map(|c| match c {
+                Candidate::Tool(name) => Some(name),
+                Candidate::Chat => None,
+            })
+            .collect();
+        let asked_in = |text: &str| -> Vec<&String> {
+            let part = Request::new(text);
+            tools
+                .iter()
+                .copied()
+                .filter(|tool| self.actions.said(tool, &part) == Said::Asked)
+                .collect()
+        };
+        request
+            .clause_splits()
+            .into_iter()
+            .find_map(|(left, right)| {
+                match (asked_in(&left).as_slice(), asked_in(&right).as_slice()) {
+                    ([first], [second])
+                        if first != second && (*first == chosen || *second == chosen) =>
+                    {
+                        Some(vec![(*first).clone(), (*second).clone()])
+                    }
+                    _ => None,
+                }
+            })
+    }
+
+    /// No tool where the request asks for an action no tool of the app does ("삭제해줘" to a
+    /// coach that deletes nothing: a word of the background's unsupported actions, not
+    /// negated) and says nothing of the action of any tool `plan` calls: the nearest tool to
+    /// a request for something the app cannot do is not what the person asked for.
+    fn doable(&self, plan: Plan, request: &Request) -> Plan {
+        let unsupported = self
+            .unsupported
+            .iter()
+            .any(|word| request.said(word) == Said::Asked);
+        let planned_action = plan
+            .iter()
+            .any(|step| self.actions.said(step, request) == Said::Asked);
+        if unsupported && !planned_action {
+            Vec::new()
+        } else {
+            plan
+        }
     }
 
     /// A one-step plan made once per value the request writes for a required parameter of

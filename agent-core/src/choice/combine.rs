@@ -29,6 +29,9 @@ pub(super) struct Weighed {
     pub(super) plan: Plan,
     pub(super) channel_scores: Vec<(Candidate, f32)>,
     pub(super) reading_scores: Vec<(Plan, f32)>,
+    /// Every ranked plan's combined log-score, where the plan was chosen by one (not composed
+    /// from the request's parts): how sure the choice is.
+    pub(super) scores: Vec<(Plan, f32)>,
 }
 
 impl Weigher<'_> {
@@ -79,6 +82,7 @@ impl Weigher<'_> {
                 .collect(),
             None => Vec::new(),
         };
+        let mut scores = Vec::new();
         let plan = match (self.strategy, channel_scores.is_empty()) {
             (Strategy::Model, _) => Vec::new(),
             (Strategy::Channels, false) => channel_scores
@@ -90,7 +94,8 @@ impl Weigher<'_> {
                 })
                 .unwrap_or_default(),
             (Strategy::Combined, _) if !reading_scores.is_empty() => {
-                let plan = self.combine_reading(ranked, &reading_scores, &channel_scores);
+                scores = self.combine_reading(ranked, &reading_scores, &channel_scores);
+                let plan = best(&scores).unwrap_or_default();
                 let parts = reading.and_then(|r| r.get(1..)).unwrap_or_default();
                 match self.classifier {
                     Some(classifier) if plan.len() < 2 => self
@@ -102,13 +107,19 @@ impl Weigher<'_> {
                     _ => plan,
                 }
             }
-            (Strategy::Combined, false) => self.combine(ranked, &channel_scores),
+            (Strategy::Combined, false) => {
+                scores = self.combine(ranked, &channel_scores);
+                best(&scores)
+                    .or_else(|| ranked.first().map(|r| r.plan.clone()))
+                    .unwrap_or_default()
+            }
             _ => ranked.first().map(|r| r.plan.clone()).unwrap_or_default(),
         };
         Weighed {
             plan,
             channel_scores,
             reading_scores,
+            scores,
         }
     }
 
@@ -140,7 +151,7 @@ impl Weigher<'_> {
         ranked: &[Ranked],
         reading_scores: &[(Plan, f32)],
         channel_scores: &[(Candidate, f32)],
-    ) -> Plan {
+    ) -> Vec<(Plan, f32)> {
         let router_log_q = self.router_log_q(ranked);
         let channel_log_p = self.channel_log_p(channel_scores);
         // 0 when nothing was scored.
@@ -169,15 +180,13 @@ impl Weigher<'_> {
                     .reduce(f32::min)
                     .map_or(of(&r.plan), |weakest| weakest.max(of(&r.plan)));
                 (
-                    r,
+                    r.plan.clone(),
                     log_q
                         + self.tuning.reading_weight * log_p
                         + self.tuning.reading_channel_weight * channel_of(&r.plan),
                 )
             })
-            .max_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|(r, _)| r.plan.clone())
-            .unwrap_or_default()
+            .collect()
     }
 
     /// The declared two-step plan the parts of `request` ask for, step by step, if one is
@@ -282,17 +291,18 @@ impl Weigher<'_> {
         )
     }
 
-    /// The two-step plan a request of two sentences asks for, sentence by sentence, declared
-    /// or not: where, split between two of its sentences, the first part asks for one tool
-    /// and the rest for another, each with at least the tuning's sentence confidence (read
-    /// as in [`compose_reading`](Self::compose_reading)), and the whole request's reading
-    /// (`whole`) gives each at least the sentence floor. `parts` are the vectors of all the
-    /// parts read, the sentence splits' last.
+    /// The two-step plan a request of two clauses asks for, clause by clause, declared or
+    /// not: where, split between two of its clauses (after a sentence's end or a joining word,
+    /// see `Request::clause_splits`), the first part asks for one tool and the rest for
+    /// another, each with at least the tuning's sentence confidence (read as in
+    /// [`compose_reading`](Self::compose_reading)), and the whole request's reading (`whole`)
+    /// gives each at least the sentence floor. `parts` are the vectors of all the parts read,
+    /// the clause splits' last.
     ///
     /// No example can declare every pair of tools an app's requests combine ("오늘 걷기
     /// 했어! 며칠 연속이야?" is a check-in and a question about the streak), and a pair
     /// composed from any split between words is mostly false: one request cut into what it
-    /// names and what it asks. Between sentences, each part is a request of its own.
+    /// names and what it asks. Between clauses, each part is a request of its own.
     fn compose_sentences(
         &self,
         request: &Request,
@@ -300,7 +310,7 @@ impl Weigher<'_> {
         classifier: &ReadingClassifier,
         whole: &[(Plan, f32)],
     ) -> Option<Plan> {
-        let sentences = request.sentence_splits();
+        let sentences = request.clause_splits();
         let skip = parts.len().checked_sub(2 * sentences.len())?;
         let classes = classifier.classes();
         let single = one_step_classes(classifier);
@@ -340,7 +350,7 @@ impl Weigher<'_> {
     }
 
     /// `log q(plan) + w · max log p(step)`, over the plans with a scored step.
-    fn combine(&self, ranked: &[Ranked], channel_scores: &[(Candidate, f32)]) -> Plan {
+    fn combine(&self, ranked: &[Ranked], channel_scores: &[(Candidate, f32)]) -> Vec<(Plan, f32)> {
         let channel_log_p = self.channel_log_p(channel_scores);
         let router_log_q = self.router_log_q(ranked);
         ranked
@@ -348,13 +358,18 @@ impl Weigher<'_> {
             .zip(router_log_q)
             .filter_map(|(r, log_q)| {
                 let log_p = likeliest_step(&r.plan, channel_scores, &channel_log_p)?;
-                Some((r, log_q + self.tuning.channel_weight * log_p))
+                Some((r.plan.clone(), log_q + self.tuning.channel_weight * log_p))
             })
-            .max_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|(r, _)| r.plan.clone())
-            .or_else(|| ranked.first().map(|r| r.plan.clone()))
-            .unwrap_or_default()
+            .collect()
     }
+}
+
+/// The plan of the highest score (the last of equals).
+pub(super) fn best(scores: &[(Plan, f32)]) -> Option<Plan> {
+    scores
+        .iter()
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(plan, _)| plan.clone())
 }
 
 /// A plan's steps as channel candidates: its tools, or plain conversation for the empty plan.

@@ -47,16 +47,20 @@
 //! | `evidence.rs` | the model port [`Evidence`], [`Replay`], [`NoModel`] |
 //! | `combine.rs` | evidence → plan: the weighing, composition from parts and sentences |
 //! | `values.rs` | the values a step may take, the arguments it must write |
+//! | `actions.rs` | whether a request asks for a tool's action (a destructive one's above all) |
 //! | `arguments.rs` | a model's call tidied before confirmation |
 //! | `channels.rs` | the channels a session scores under |
 //! | `training.rs` | what the stage learns from a registry |
+//! | `background.rs`, `background.json` | [`Background`]: requests that need no tool in almost any app |
 //! | `tuning.rs` | the weights of the evidence |
 //! | `router.rs` | the lexical [`Router`] |
 //! | `reading.rs` | the [`ReadingClassifier`] over the model's reading |
 //!
 //! [`Example`]: crate::Example
 
+mod actions;
 pub(crate) mod arguments;
+mod background;
 mod channels;
 mod chooser;
 mod combine;
@@ -69,8 +73,9 @@ mod tuning;
 mod turn;
 mod values;
 
+pub use background::Background;
 pub use channels::channels;
-pub use chooser::Chooser;
+pub use chooser::{Chooser, learning_texts};
 pub use decision::{Candidate, Channel, Decision, Strategy};
 pub use evidence::{Evidence, NoModel, Readings, Replay};
 pub use reading::ReadingClassifier;

@@ -44,8 +44,19 @@ impl ReadingClassifier {
     /// there is nothing to learn: fewer than two plans, no vectors, or vectors of different
     /// lengths.
     pub fn train(vectors: &[Vec<f32>], plans: &[Plan]) -> Option<Self> {
+        Self::train_weighted(vectors, plans, &vec![1.0; plans.len()])
+    }
+
+    /// [`train`](Self::train) with a weight per vector (the same length): how much each
+    /// counts in the fit (background requests that need no tool count for less than an app's
+    /// own examples, so that a hundred of them do not outweigh three of a tool).
+    pub fn train_weighted(vectors: &[Vec<f32>], plans: &[Plan], weights: &[f32]) -> Option<Self> {
         let width = vectors.first()?.len();
-        if width == 0 || vectors.len() != plans.len() || vectors.iter().any(|v| v.len() != width) {
+        if width == 0
+            || vectors.len() != plans.len()
+            || weights.len() != plans.len()
+            || vectors.iter().any(|v| v.len() != width)
+        {
             return None;
         }
         let mut classes: Vec<Plan> = Vec::new();
@@ -95,7 +106,7 @@ impl ReadingClassifier {
             bias: Vec::new(),
         };
         let inputs: Vec<Vec<f32>> = vectors.iter().map(|v| classifier.standardise(v)).collect();
-        classifier.fit(&inputs, &labels);
+        classifier.fit(&inputs, &labels, weights);
         Some(classifier)
     }
 
@@ -137,10 +148,11 @@ impl ReadingClassifier {
             .collect()
     }
 
-    fn fit(&mut self, inputs: &[Vec<f32>], labels: &[usize]) {
+    fn fit(&mut self, inputs: &[Vec<f32>], labels: &[usize], weights: &[f32]) {
         let classes = self.classes.len();
         let width = self.mean.len();
-        let n = inputs.len() as f32;
+        // The weights' sum: the number of inputs when every weight is 1.
+        let n: f32 = weights.iter().sum::<f32>().max(f32::MIN_POSITIVE);
         // scikit-learn's penalty, carried over to inputs scaled by 1/√width.
         let l2 = 1.0 / (C * n * width as f32);
         self.weights = vec![vec![0.0; width]; classes];
@@ -154,13 +166,13 @@ impl ReadingClassifier {
         for _ in 0..EPOCHS {
             let mut weight_grad = vec![vec![0.0_f32; width]; classes];
             let mut bias_grad = vec![0.0_f32; classes];
-            for (input, &label) in inputs.iter().zip(labels) {
+            for ((input, &label), &weight) in inputs.iter().zip(labels).zip(weights) {
                 let probabilities: Vec<f32> = log_softmax(&self.logits(input))
                     .iter()
                     .map(|l| l.exp())
                     .collect();
                 for (class, p) in probabilities.iter().enumerate() {
-                    let error = (p - if class == label { 1.0 } else { 0.0 }) / n;
+                    let error = (p - if class == label { 1.0 } else { 0.0 }) * weight / n;
                     bias_grad[class] += error;
                     for (g, x) in weight_grad[class].iter_mut().zip(input) {
                         *g += error * x;

@@ -1,9 +1,11 @@
 //! What the tool-choice stage learns from a registry: every declared example's request with
-//! its plan (and each tool's label, weaker), which the router is trained on and the model's
-//! reading classifier learns from.
+//! its plan (and each tool's label, weaker), and the background's requests that need no tool
+//! (those that do not compete with the app's tools), which the router is trained on and the
+//! model's reading classifier learns from.
 
+use super::background::Background;
 use super::router::{Plan, Router};
-use super::tuning::LABEL_WEIGHT;
+use super::tuning::{BACKGROUND_WEIGHT, LABEL_WEIGHT};
 use crate::registry::Registry;
 use crate::tool::Example;
 
@@ -16,14 +18,20 @@ pub(super) struct Training {
     pub(super) example_arguments: Vec<Option<Vec<Vec<String>>>>,
     /// Per training text: the example it is the request of (`None` as above).
     pub(super) examples: Vec<Option<Example>>,
-    /// The declared examples' requests with their plans: what the reading classifier
-    /// learns from.
+    /// The declared examples' and the background's requests with their plans: what the
+    /// reading classifier learns from.
     pub(super) reading_texts: Vec<(String, Plan)>,
+    /// Per reading text: how much it counts in the classifier's fit.
+    pub(super) reading_weights: Vec<f32>,
+    /// The words of the actions the background asks for that no tool of the app does
+    /// ("삭제" in an app that deletes nothing).
+    pub(super) unsupported: Vec<String>,
 }
 
 impl Training {
-    /// The texts of `registry`'s examples and tools, and the router trained on them.
-    pub(super) fn of(registry: &Registry) -> Self {
+    /// The texts of `registry`'s examples and tools and of `background`, and the router
+    /// trained on them.
+    pub(super) fn of(registry: &Registry, background: &Background) -> Self {
         let mut texts: Vec<(&str, Plan, f32)> = Vec::new();
         let mut example_arguments = Vec::new();
         let mut examples = Vec::new();
@@ -51,11 +59,55 @@ impl Training {
             example_arguments.push(None);
             examples.push(None);
         }
+        let kept = if background.is_empty() {
+            Vec::new()
+        } else {
+            background.kept_for(registry, &Router::train(texts.iter().cloned()))
+        };
+        let mut reading_weights = vec![1.0; reading_texts.len()];
+        // The background's small talk and general questions weigh, together, as much as a
+        // tool's examples on average, however many they are: a hundred of them must not
+        // outweigh three of a tool.
+        let tool_plans: std::collections::HashSet<&Plan> = reading_texts
+            .iter()
+            .map(|(_, plan)| plan)
+            .filter(|plan| !plan.is_empty())
+            .collect();
+        let with_tools = reading_texts.iter().filter(|(_, p)| !p.is_empty()).count();
+        let per_plan = with_tools as f32 / tool_plans.len().max(1) as f32;
+        let generic = kept
+            .iter()
+            .filter(|(_, actions)| actions.is_empty())
+            .count();
+        let mut unsupported: Vec<String> = kept
+            .iter()
+            .flat_map(|(_, actions)| actions.iter().cloned())
+            .collect();
+        unsupported.sort_unstable();
+        unsupported.dedup();
+        let background_weight = (per_plan.max(1.0) / generic.max(1) as f32).min(1.0);
+        for (example, actions) in &kept {
+            // A request for an action no tool does counts in full: it is what a nearest tool
+            // would otherwise be called for, and it never competes with one of the app's.
+            reading_weights.push(if !actions.is_empty() {
+                1.0
+            } else {
+                background_weight
+            });
+            reading_texts.push((example.request().to_owned(), Vec::new()));
+            if BACKGROUND_WEIGHT > 0.0 {
+                texts.push((example.request(), Vec::new(), BACKGROUND_WEIGHT));
+                example_arguments.push(Some(Vec::new()));
+                examples.push(Some(example.clone()));
+            }
+        }
         Self {
             router: Router::train(texts),
             example_arguments,
             examples,
             reading_texts,
+            reading_weights,
+            unsupported,
         }
     }
 }

@@ -26,6 +26,9 @@ pub(super) struct Tuning {
     /// the two tools: a first sentence that only names what the second asks about reads as a
     /// request of its own, and the whole request then gives it next to nothing.
     pub(super) sentence_floor: f32,
+    /// The least probability at which a plan with a destructive step stands when the request
+    /// does not say that step's action.
+    pub(super) destructive_confidence: f32,
 }
 
 impl Default for Tuning {
@@ -39,9 +42,35 @@ impl Default for Tuning {
             reading_channel_weight: 0.0,
             sentence_confidence: 0.95,
             sentence_floor: 0.01,
+            destructive_confidence: 0.0,
         }
     }
 }
+
+impl Tuning {
+    /// The tuning for an app with fewer than [`FEW_EXAMPLES`] examples per tool: every
+    /// candidate's channel scored beside the reading, at full weight.
+    pub(super) fn few_examples() -> Self {
+        Self {
+            candidates: usize::MAX,
+            channel_temperature: 1.0,
+            reading_channel_weight: 1.0,
+            destructive_confidence: FEW_EXAMPLES_DESTRUCTIVE_CONFIDENCE,
+            ..Self::default()
+        }
+    }
+}
+
+/// For an app with few examples per tool: the least probability (by the model's reading, or
+/// the combined evidence where it did not read) at which a plan with a destructive step
+/// stands when the request does not say that step's action (see `Actions`). A classifier
+/// over a handful of readings is often sure of the nearest tool; with many examples, its
+/// probability already is the evidence, and a request that says not to is refused either way.
+const FEW_EXAMPLES_DESTRUCTIVE_CONFIDENCE: f32 = 0.3;
+
+/// Below this many examples per tool (the median over the tools), the model's reading is
+/// helped by its channel scores ([`Tuning::few_examples`]).
+pub(super) const FEW_EXAMPLES: usize = 6;
 
 /// The log-probability the reading gives a ranked plan it has no class for (every plan the
 /// router ranks is a declared example's, so only a chooser trained on other examples meets
@@ -59,6 +88,9 @@ pub(super) const PART_WORDS: usize = 1;
 
 /// Example requests shown per channel.
 pub(super) const CHANNEL_EXAMPLES: usize = 8;
+
+/// How much a background request counts as an example of a request needing no tool.
+pub(super) const BACKGROUND_WEIGHT: f32 = 0.0;
 
 /// How much a tool's label counts as an example of its use.
 pub(super) const LABEL_WEIGHT: f32 = 0.5;

@@ -1,5 +1,6 @@
 //! The request layer: a person's message read once — its text and lower-cased form, the
-//! numbers it writes, its words and the places it splits into parts and sentences — and what
+//! numbers it writes, its words and the places it splits into parts, clauses and sentences —
+//! and what
 //! it says about a tool's parameters: which provided values it mentions, which numbers it
 //! gives, which free-text values it labels. The tool-choice stage reads a request only
 //! through this layer.
@@ -20,4 +21,4 @@ mod text;
 
 pub(crate) use numbers::numbers_written;
 pub(crate) use params::{asks_nothing, keep_mentioned, most_written, said};
-pub(crate) use text::{Request, splits};
+pub(crate) use text::{Request, Said, spellings, splits};

@@ -1,5 +1,6 @@
 //! [`Request`]: a person's message as the tool-choice stage reads it — the text, its
-//! lower-cased form (made once), its words, and the places it splits into two parts.
+//! lower-cased form (made once), the places it splits into two parts or clauses, and what it
+//! says of an action (asked for, or said not to do).
 
 /// The most places a text is split at to be read part by part: every split costs two
 /// readings, so a long text is split at evenly spread places only and its cost grows with its
@@ -41,10 +42,155 @@ impl Request {
         splits(&self.text, min_words)
     }
 
-    /// The places the message splits between two sentences (see [`sentence_splits`]).
-    pub(crate) fn sentence_splits(&self) -> Vec<(String, String)> {
-        sentence_splits(&self.text)
+    /// What the message says of an action spelt with `cue` (a lower-cased stem): asked for
+    /// where the cue stands in it un-negated, refused where every time it does it is negated
+    /// — followed closely by "말고", "지 마", "지 말", "않" ("지우지는 말고", "기록은 하지
+    /// 마") or preceded by "don't", "do not", "not", "no" ("don't delete").
+    pub(crate) fn said(&self, cue: &str) -> Said {
+        let mut said = Said::Nothing;
+        let ascii = cue.is_ascii();
+        for (at, _) in self.lower.match_indices(cue) {
+            if ascii
+                && self.lower[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(char::is_alphanumeric)
+            {
+                // An English cue starts a word: "add" is not in "address".
+                continue;
+            }
+            let after: String = self.lower[at + cue.len()..]
+                .chars()
+                .take(NEGATION_REACH)
+                .collect();
+            let after: String = after.chars().filter(|c| !c.is_whitespace()).collect();
+            let before: String = {
+                let head = &self.lower[..at];
+                let start = head
+                    .char_indices()
+                    .rev()
+                    .nth(NEGATION_REACH)
+                    .map_or(0, |(i, _)| i);
+                head[start..].to_owned()
+            };
+            let negated = KOREAN_NEGATIONS.iter().any(|n| after.contains(n))
+                || ENGLISH_NEGATIONS.iter().any(|n| before.ends_with(n));
+            if !negated {
+                return Said::Asked;
+            }
+            said = Said::Refused;
+        }
+        said
     }
+
+    /// The places the message splits between two clauses: between sentences, and after a
+    /// word that joins one clause to the next (see [`clause_splits`]).
+    pub(crate) fn clause_splits(&self) -> Vec<(String, String)> {
+        clause_splits(&self.text)
+    }
+}
+
+/// `stem` and the spellings a Korean verb stem takes when a vowel contracts with the ending:
+/// "바꾸" and "바꿔", "지우" and "지워", "늘리" and "늘려", "하" and "해". A word of another
+/// script is only itself.
+pub(crate) fn spellings(stem: &str) -> Vec<String> {
+    /// Vowel pairs (medial indices) that one verb spells both ways: ㅜ/ㅝ, ㅗ/ㅘ, ㅣ/ㅕ,
+    /// ㅡ/ㅓ, ㅏ/ㅐ.
+    const CONTRACTED: [(u32, u32); 5] = [(13, 14), (8, 9), (20, 6), (18, 4), (0, 1)];
+    let mut out = vec![stem.to_owned()];
+    let Some(last) = stem.chars().next_back() else {
+        return out;
+    };
+    let code = u32::from(last);
+    if !(0xAC00..=0xD7A3).contains(&code) {
+        return out;
+    }
+    let index = code - 0xAC00;
+    let (initial, medial, coda) = (index / (21 * 28), (index / 28) % 21, index % 28);
+    if coda != 0 {
+        return out;
+    }
+    for (a, b) in CONTRACTED {
+        let other = if medial == a {
+            b
+        } else if medial == b {
+            a
+        } else {
+            continue;
+        };
+        if let Some(c) = char::from_u32(0xAC00 + (initial * 21 + other) * 28) {
+            let mut variant: String = stem.chars().take(stem.chars().count() - 1).collect();
+            variant.push(c);
+            out.push(variant);
+        }
+    }
+    out
+}
+
+/// What a message says of an action: see [`Request::said`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Said {
+    /// It asks for it.
+    Asked,
+    /// It mentions it only to say not to do it.
+    Refused,
+    /// It does not mention it.
+    Nothing,
+}
+
+/// How many characters after (Korean) or before (English) an action's word a negation of it
+/// may stand.
+const NEGATION_REACH: usize = 8;
+
+/// What follows a Korean verb or noun to negate it, spaces removed ("지우지는 말고", "기록은
+/// 하지 마", "추가 말고", "안 해도 돼" is not here: it follows no cue).
+const KOREAN_NEGATIONS: [&str; 5] = ["말고", "지마", "지말", "않", "말아"];
+
+/// What precedes an English verb to negate it.
+const ENGLISH_NEGATIONS: [&str; 6] = ["don't ", "do not ", "not ", "no ", "never ", "dont "];
+
+/// Words that join a clause to the next one: "그리고", "then", "and".
+const JOINING_WORDS: [&str; 8] = [
+    "그리고",
+    "그다음",
+    "그다음에",
+    "다음에",
+    "그러고",
+    "and",
+    "then",
+    "also",
+];
+
+/// Korean endings of a verb that joins its clause to the next ("보여주고", "찾아서").
+const JOINING_ENDINGS: [&str; 2] = ["고", "서"];
+
+/// Endings that look like a joining one but are not ("에서": a place, "부터"/"하고" before a
+/// noun are rarer than the verbs and left in).
+const NOT_JOINING: [&str; 1] = ["에서"];
+
+/// The places `text` splits between two clauses: after each word but the last that ends a
+/// sentence (with `.` `!` `?` `~` `…`, repeated or not: "오늘 걷기 했어! 며칠 연속이야?"), or
+/// that joins its clause to the next — one ending in a comma, a
+/// joining word ("그리고", "then", "and") or a Korean verb in its joining form ("보여주고",
+/// "찾아서"). A message asking for two things mostly joins them so ("목록 보여주고 3번은
+/// 지워줘", "Add it and show me the list"); a split anywhere else mostly cuts one request into
+/// what it names and what it asks.
+pub(crate) fn clause_splits(text: &str) -> Vec<(String, String)> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    (1..words.len())
+        .filter(|&split| {
+            let word = words[split - 1];
+            let bare = word.trim_end_matches([',', '，', '、']);
+            let lower = bare.to_lowercase();
+            word.ends_with(SENTENCE_ENDS)
+                || bare.len() < word.len()
+                || JOINING_WORDS.contains(&lower.as_str())
+                || (bare.chars().count() >= 2
+                    && JOINING_ENDINGS.iter().any(|e| bare.ends_with(e))
+                    && !NOT_JOINING.iter().any(|e| bare.ends_with(e)))
+        })
+        .map(|split| (words[..split].join(" "), words[split..].join(" ")))
+        .collect()
 }
 
 /// The places `text` is split at to be read part by part: between two words, each part at
@@ -67,19 +213,6 @@ pub(crate) fn splits(text: &str, min_words: usize) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The places `text` splits between its sentences: after each word but the last that ends
-/// in sentence-final punctuation (`.` `!` `?` `~` `…`, repeated or not). A message of two
-/// sentences is the plainest way to ask for two things ("오늘 걷기 했어! 며칠 연속이야?"),
-/// and unlike a split between any two words it does not cut one request into a part that
-/// names a thing and a part that asks about it ("1번 습관 | 연속 기록 알려줘").
-pub(crate) fn sentence_splits(text: &str) -> Vec<(String, String)> {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    (1..words.len())
-        .filter(|&split| words[split - 1].ends_with(SENTENCE_ENDS))
-        .map(|split| (words[..split].join(" "), words[split..].join(" ")))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,7 +227,7 @@ mod tests {
     #[test]
     fn requests_split_between_sentences_after_their_punctuation() {
         assert_eq!(
-            sentence_splits("오늘 걷기 했어!! 며칠 연속이야? 고마워~"),
+            clause_splits("오늘 걷기 했어!! 며칠 연속이야? 고마워~"),
             [
                 (
                     "오늘 걷기 했어!!".to_owned(),
@@ -107,11 +240,48 @@ mod tests {
             ],
             "after each sentence but the last"
         );
-        assert!(sentence_splits("1번 습관 연속 기록 알려줘").is_empty());
+        assert!(clause_splits("1번 습관 연속 기록 알려줘").is_empty());
         assert!(
-            sentence_splits("build.water-first 추가").is_empty(),
+            clause_splits("build.water-first 추가").is_empty(),
             "a full stop inside a word ends nothing"
         );
+    }
+
+    #[test]
+    fn a_verb_stem_is_spelt_both_ways() {
+        assert_eq!(spellings("바꾸"), ["바꾸", "바꿔"]);
+        assert_eq!(spellings("지워"), ["지워", "지우"]);
+        assert_eq!(spellings("늘려"), ["늘려", "늘리"]);
+        assert_eq!(spellings("삭제"), ["삭제"]);
+        assert_eq!(
+            spellings("기록"),
+            ["기록"],
+            "a syllable with a final consonant"
+        );
+        assert_eq!(spellings("delete"), ["delete"]);
+    }
+
+    #[test]
+    fn clauses_split_where_a_word_joins_them() {
+        let at = |text: &str| -> Vec<String> {
+            clause_splits(text)
+                .into_iter()
+                .map(|(left, _)| left)
+                .collect()
+        };
+        assert_eq!(at("목록 보여주고 3번은 지워줘"), ["목록 보여주고"]);
+        assert_eq!(
+            at("끝난 일 보여주고, 코트 건은 지워"),
+            ["끝난 일 보여주고,"]
+        );
+        assert_eq!(at("찾아서 지워줘"), ["찾아서"]);
+        assert_eq!(at("Add it and show me the list"), ["Add it and"]);
+        assert_eq!(at("오늘 걷기 했어! 며칠 연속이야?"), ["오늘 걷기 했어!"]);
+        assert!(
+            at("지난주 내역에서 충전한 거").is_empty(),
+            "a place is no clause"
+        );
+        assert!(at("오늘 할 일 보여줘").is_empty());
     }
 
     #[test]

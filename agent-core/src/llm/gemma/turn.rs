@@ -406,18 +406,21 @@ impl<'m> Session<'m> {
         }
     }
 
-    /// The model's reading of `texts` (see `reading.rs`); the vectors of this session's
-    /// declared examples' requests are kept on disk too.
+    /// The model's reading of `texts` (see `reading.rs`); the vectors of the texts tool
+    /// choice learns from (the configuration's `learning`) are kept on disk too.
     pub(crate) fn read_texts(
         &self,
         texts: &[String],
     ) -> Result<Option<Vec<std::sync::Arc<[f32]>>>, LlmError> {
-        let declared: Vec<String> = self
-            .config
-            .examples
-            .iter()
-            .map(|example| example.request().to_owned())
-            .collect();
+        let declared: Vec<String> = if self.config.learning.is_empty() {
+            self.config
+                .examples
+                .iter()
+                .map(|example| example.request().to_owned())
+                .collect()
+        } else {
+            self.config.learning.clone()
+        };
         self.reader.read_texts(self.shared, texts, &declared)
     }
 

@@ -1,0 +1,219 @@
+//! Whether a request asks for the action of a tool: each tool's *cues* — the stems of the
+//! words its label, name and own examples use that no other tool's do ("삭제" for "할 일
+//! 삭제", "추가" for "습관 추가", "delete") — found in the request, or negated there ("지우지는
+//! 말고", "don't delete"). A destructive call needs more than the nearest tool: the request
+//! must ask for that action, or the evidence for the tool must be strong.
+
+use std::collections::{BTreeSet, HashMap};
+
+use serde_json::Value;
+
+use crate::registry::Registry;
+use crate::request::{self, Request, Said};
+
+/// The cues of each tool of a registry; see the module doc.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Actions {
+    cues: HashMap<String, Vec<String>>,
+}
+
+impl Actions {
+    /// The cues of `registry`'s tools: the stems of each one's label and name that no other
+    /// tool's label and name have ("추가" of "습관 추가", "delete" of `delete_task`), and the
+    /// stems its one-call examples use often that no other tool's label, name or examples
+    /// have — leaving out the words of the values the tools take now (a habit's or an
+    /// order's name says nothing of the action).
+    pub(super) fn of(registry: &Registry) -> Self {
+        let values = value_words(registry);
+        let declared: Vec<(String, BTreeSet<String>)> = registry
+            .tools()
+            .map(|tool| {
+                let text = format!("{} {}", tool.label(), tool.name().replace('_', " "));
+                (tool.name().to_owned(), stems_of(&text))
+            })
+            .collect();
+        // Per tool: how many of its one-call examples use each stem.
+        let used: Vec<HashMap<String, usize>> = registry
+            .tools()
+            .map(|tool| {
+                let mut counts: HashMap<String, usize> = HashMap::new();
+                for example in registry.examples() {
+                    if example.plan().as_slice() == [tool.name()] {
+                        for stem in stems_of(example.request()) {
+                            *counts.entry(stem).or_default() += 1;
+                        }
+                    }
+                }
+                counts
+            })
+            .collect();
+        let examples_of = |i: usize| -> usize {
+            registry
+                .examples()
+                .filter(|e| {
+                    registry
+                        .tools()
+                        .nth(i)
+                        .is_some_and(|t| e.plan().as_slice() == [t.name()])
+                })
+                .count()
+        };
+        let mut cues = HashMap::new();
+        for (i, (tool, own)) in declared.iter().enumerate() {
+            let elsewhere = |stem: &String, in_examples: bool| {
+                declared.iter().enumerate().any(|(j, (_, theirs))| {
+                    j != i && (theirs.contains(stem) || (in_examples && used[j].contains_key(stem)))
+                })
+            };
+            let often = (examples_of(i) / EXAMPLES_PER_USE).max(1);
+            let mut tool_cues: Vec<String> = own
+                .iter()
+                .filter(|stem| !values.contains(*stem) && !elsewhere(stem, false))
+                .cloned()
+                .collect();
+            for (stem, count) in &used[i] {
+                if *count >= often
+                    && !values.contains(stem)
+                    && !own.contains(stem)
+                    && !elsewhere(stem, true)
+                {
+                    tool_cues.push(stem.clone());
+                }
+            }
+            let mut tool_cues: Vec<String> = tool_cues
+                .iter()
+                .flat_map(|cue| request::spellings(cue))
+                .collect();
+            tool_cues.sort_unstable();
+            tool_cues.dedup();
+            cues.insert(tool.clone(), tool_cues);
+        }
+        Self { cues }
+    }
+
+    /// Whether `word` (a stem or one of its [spellings](request::spellings)) is a cue of
+    /// some tool.
+    pub(super) fn is_cue(&self, word: &str) -> bool {
+        let spellings = request::spellings(word);
+        self.cues
+            .values()
+            .any(|cues| cues.iter().any(|cue| spellings.contains(cue)))
+    }
+
+    /// What `request` says of `tool`'s action: asked for (a cue is in it), refused (every
+    /// cue in it is negated), or nothing.
+    pub(super) fn said(&self, tool: &str, request: &Request) -> Said {
+        let Some(cues) = self.cues.get(tool) else {
+            return Said::Nothing;
+        };
+        let mut said = Said::Nothing;
+        for cue in cues {
+            match request.said(cue) {
+                Said::Asked => return Said::Asked,
+                Said::Refused => said = Said::Refused,
+                Said::Nothing => {}
+            }
+        }
+        said
+    }
+}
+
+/// One in this many of a tool's examples must use a stem for it to be a cue (at least one):
+/// a word a tool's examples use once in fifty is no sign of its action.
+const EXAMPLES_PER_USE: usize = 10;
+
+/// The stems of `text`'s words (see [`stem`]).
+fn stems_of(text: &str) -> BTreeSet<String> {
+    text.split_whitespace().filter_map(stem).collect()
+}
+
+/// A word's stem, lower-cased: a Korean word's first two syllables ("삭제해줘" → "삭제",
+/// "지워줘" → "지워"), an English word of three letters or more whole; `None` for shorter
+/// words, numbers and a few words every request has.
+fn stem(word: &str) -> Option<String> {
+    const COMMON: [&str; 12] = [
+        "the", "and", "for", "you", "please", "can", "this", "that", "what", "with", "my", "me",
+    ];
+    let word: String = word
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    if word.chars().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    if word.chars().all(|c| c.is_ascii_alphabetic()) {
+        // "tasks" and "task" are one word.
+        let word = match word.strip_suffix('s') {
+            Some(singular) if singular.len() >= 3 => singular.to_owned(),
+            _ => word,
+        };
+        return (word.len() >= 3 && !COMMON.contains(&word.as_str())).then_some(word);
+    }
+    let stem: String = word.chars().take(2).collect();
+    (stem.chars().count() == 2).then_some(stem)
+}
+
+/// The stems of the words of every value the registry's providers offer now, and of the
+/// values themselves.
+fn value_words(registry: &Registry) -> BTreeSet<String> {
+    let mut words = BTreeSet::new();
+    for tool in registry.tools() {
+        for (_, choices) in tool.current_values(registry.deps()) {
+            for choice in choices {
+                let value = match &choice.value {
+                    Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                };
+                words.extend(stems_of(&format!("{value} {}", choice.label)));
+                for word in &choice.words {
+                    words.extend(stems_of(word));
+                }
+            }
+        }
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::{ToolDefinition, ToolResult, ToolSchema};
+
+    fn tool(name: &str, label: &str, examples: &[&str]) -> ToolDefinition {
+        examples
+            .iter()
+            .fold(
+                ToolDefinition::builder(name.to_owned(), "d").label(label.to_owned()),
+                |builder, request| builder.example(*request, serde_json::json!({})),
+            )
+            .schema(ToolSchema::from_validation(
+                serde_json::json!({"type": "object", "properties": {}}),
+            ))
+            .handler(|_| std::future::ready(ToolResult::ok(serde_json::json!({}))))
+            .build()
+            .expect("tool")
+    }
+
+    #[test]
+    fn a_tools_own_words_are_its_cues_and_shared_ones_are_not() {
+        let registry = Registry::builder()
+            .definition(tool("delete_task", "할 일 삭제", &["우유 할 일 지워줘"]))
+            .definition(tool("list_tasks", "할 일 목록", &["할 일 보여줘"]))
+            .build()
+            .expect("registry");
+        let actions = Actions::of(&registry);
+        let said = |text: &str| actions.said("delete_task", &Request::new(text));
+        assert_eq!(said("치과 예약 삭제해"), Said::Asked);
+        assert_eq!(said("Delete the milk task"), Said::Asked, "by its name");
+        assert_eq!(
+            said("세탁소 건 지워줘"),
+            Said::Asked,
+            "by its example's verb"
+        );
+        assert_eq!(said("삭제는 말고 목록만 보여줘"), Said::Refused);
+        assert_eq!(said("지워 말고 둬"), Said::Refused);
+        assert_eq!(said("don't delete it"), Said::Refused);
+        assert_eq!(said("할 일 뭐 있어?"), Said::Nothing, "할 is every tool's");
+    }
+}
