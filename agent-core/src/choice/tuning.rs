@@ -70,7 +70,7 @@ const FEW_EXAMPLES_DESTRUCTIVE_CONFIDENCE: f32 = 0.3;
 
 /// Below this many examples per tool (the median over the tools), the model's reading is
 /// helped by its channel scores ([`Tuning::few_examples`]).
-pub(super) const FEW_EXAMPLES: usize = 6;
+pub(super) const FEW_EXAMPLES: usize = 16;
 
 /// The log-probability the reading gives a ranked plan it has no class for (every plan the
 /// router ranks is a declared example's, so only a chooser trained on other examples meets
