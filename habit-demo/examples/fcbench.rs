@@ -48,7 +48,10 @@ fn main() {
     let text = std::fs::read_to_string(&args.data)
         .unwrap_or_else(|e| fail(&format!("{}: {e}", args.data.display())));
     let items = items(&text, &args.types);
-    let items: Vec<Item> = items.into_iter().take(args.limit.unwrap_or(usize::MAX)).collect();
+    let items: Vec<Item> = items
+        .into_iter()
+        .take(args.limit.unwrap_or(usize::MAX))
+        .collect();
     let path = GemmaBackend::default_model_path();
     let mut options = GemmaOptions::default();
     if let Some(threads) = args.threads {
@@ -161,7 +164,11 @@ fn main() {
 }
 
 fn pct(a: usize, b: usize) -> f64 {
-    if b == 0 { 0.0 } else { 100.0 * a as f64 / b as f64 }
+    if b == 0 {
+        0.0
+    } else {
+        100.0 * a as f64 / b as f64
+    }
 }
 
 /// One request with its tool set and the expected call.
@@ -180,7 +187,11 @@ struct Item {
 /// The items of the file's lines, the tool-set types of `types` only, in the file's order.
 fn items(text: &str, types: &[String]) -> Vec<Item> {
     let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
         let row: Value =
             serde_json::from_str(line).unwrap_or_else(|e| fail(&format!("line {}: {e}", n + 1)));
         let function = row["function_num"].as_u64().unwrap_or(0);
@@ -240,7 +251,10 @@ fn registry(tools: &[Value]) -> Result<Registry, String> {
         if names.contains(&name) {
             continue;
         }
-        let description = function["description"].as_str().unwrap_or_default().to_owned();
+        let description = function["description"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
         let mut parameters = function["parameters"].clone();
         if let Some(map) = parameters.as_object_mut() {
             map.entry("type").or_insert(json!("object"));
@@ -260,7 +274,11 @@ fn registry(tools: &[Value]) -> Result<Registry, String> {
 }
 
 /// Whether `got` (the call's arguments) are `expected`, key by key (see the module doc).
-fn arguments_match(got: &Value, expected: &Map<String, Value>, acceptable: &Map<String, Value>) -> bool {
+fn arguments_match(
+    got: &Value,
+    expected: &Map<String, Value>,
+    acceptable: &Map<String, Value>,
+) -> bool {
     let present = |map: &Map<String, Value>| -> Vec<String> {
         let mut keys: Vec<String> = map
             .iter()
@@ -276,16 +294,21 @@ fn arguments_match(got: &Value, expected: &Map<String, Value>, acceptable: &Map<
     if present(got) != present(expected) {
         return false;
     }
-    expected.iter().filter(|(_, v)| !v.is_null()).all(|(key, want)| {
-        let Some(value) = got.get(key) else {
-            return false;
-        };
-        same(value, want)
-            || acceptable.get(key).is_some_and(|alternatives| match alternatives {
-                Value::Array(options) => options.iter().any(|o| same(value, o)),
-                one => same(value, one),
-            })
-    })
+    expected
+        .iter()
+        .filter(|(_, v)| !v.is_null())
+        .all(|(key, want)| {
+            let Some(value) = got.get(key) else {
+                return false;
+            };
+            same(value, want)
+                || acceptable
+                    .get(key)
+                    .is_some_and(|alternatives| match alternatives {
+                        Value::Array(options) => options.iter().any(|o| same(value, o)),
+                        one => same(value, one),
+                    })
+        })
 }
 
 /// Values equal as the module doc says: strings without whitespace and case, numbers by value.
@@ -315,7 +338,9 @@ struct Args {
 impl Args {
     fn parse() -> Self {
         let mut args = Self {
-            data: std::env::var_os("FCBENCH_DATA").map(PathBuf::from).unwrap_or_default(),
+            data: std::env::var_os("FCBENCH_DATA")
+                .map(PathBuf::from)
+                .unwrap_or_default(),
             limit: None,
             types: Vec::new(),
             threads: None,
@@ -333,7 +358,10 @@ impl Args {
                 "--types" => {
                     args.types = value().split(',').map(str::to_owned).collect();
                     if let Some(bad) = args.types.iter().find(|t| !TYPES.contains(&t.as_str())) {
-                        fail(&format!("unknown type {bad}; the types are {}", TYPES.join(", ")));
+                        fail(&format!(
+                            "unknown type {bad}; the types are {}",
+                            TYPES.join(", ")
+                        ));
                     }
                 }
                 "--threads" => args.threads = value().parse().ok(),
