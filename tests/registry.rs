@@ -219,3 +219,44 @@ fn examples_kept_as_json_are_read_and_checked_when_the_registry_is_built() {
         "an example in a file is checked like any other"
     );
 }
+
+#[test]
+fn an_example_whose_value_the_request_does_not_mention_is_refused_with_what_it_does_mention() {
+    let with_example = |request: &str, day: &str| {
+        let log = ToolDefinition::builder("log_day", "Logs a day.")
+            .schema(ToolSchema::from_validation(json!({
+                "type": "object",
+                "properties": {"day": {"type": "string", "description": "The day."}},
+                "required": ["day"]
+            })))
+            .values("day", || {
+                vec![
+                    agent_core::ValueChoice::new(json!("today"), "오늘"),
+                    agent_core::ValueChoice::new(json!("yesterday"), "어제"),
+                ]
+            })
+            .from_request("day")
+            .example(request, json!({ "day": day }))
+            .handler(|_: agent_core::CallContext| async { ToolResult::ok(json!(null)) })
+            .build()
+            .expect("definition");
+        Registry::builder()
+            .definition(log)
+            .build()
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+    };
+    assert_eq!(with_example("어제 기록해줘", "yesterday"), "");
+    let other = with_example("어제 기록해줘", "today");
+    assert!(
+        other.contains("does not mention \"today\": it mentions \"yesterday\" (어제)")
+            && other.contains("a word of its label"),
+        "{other}"
+    );
+    let none = with_example("기록해줘", "today");
+    assert_eq!(
+        none, "",
+        "a required value nobody mentions keeps all values"
+    );
+}

@@ -474,6 +474,7 @@ fn check_example(registry: &Registry, example: &Example) -> Result<(), RegistryE
             })
             .into_iter()
             .collect();
+        let offered = allowed.clone();
         let request = crate::request::Request::new(example.request());
         crate::request::keep_mentioned(tool, &mut allowed, &request);
         for param in tool.from_request_parameters() {
@@ -483,20 +484,54 @@ fn check_example(registry: &Registry, example: &Example) -> Result<(), RegistryE
             // A provider with nothing now (no habit yet) says nothing about the example.
             if let Some(choices) = allowed.get(param).filter(|choices| !choices.is_empty()) {
                 if !choices.iter().any(|c| c.value == *value) {
-                    return Err(invalid(format!(
-                        "`{param}` takes a value the request mentions, but the request does not mention {value}"
-                    )));
+                    return Err(invalid(not_mentioned(param, value, choices)));
                 }
             } else if let Some(text) = value.as_str()
                 && !example.request().contains(text)
             {
-                return Err(invalid(format!(
-                    "`{param}` is copied from the request, but {text:?} is not in it"
-                )));
+                let reason = match offered.get(param).filter(|all| !all.is_empty()) {
+                    Some(all) => format!(
+                        "`{param}` takes a value the request mentions, but the request mentions \
+                         none of its {} values, {value} included; {MENTION_RULE}",
+                        all.len()
+                    ),
+                    None => {
+                        format!("`{param}` is copied from the request, but {text:?} is not in it")
+                    }
+                };
+                return Err(invalid(reason));
             }
         }
     }
     Ok(())
+}
+
+/// How a request mentions a value, for the errors of [`check_example`].
+const MENTION_RULE: &str = "a value is mentioned by itself, or by a word of its label or of \
+     its `ValueChoice::with_words` found in the request (a word inside a longer word of \
+     another value at the same place does not count)";
+
+/// The reason an example's `value` for `param` is refused: the request mentions other values
+/// (`found`), which it names.
+fn not_mentioned(
+    param: &str,
+    value: &serde_json::Value,
+    found: &[crate::tool::ValueChoice],
+) -> String {
+    const SHOWN: usize = 5;
+    let mut named: Vec<String> = found
+        .iter()
+        .take(SHOWN)
+        .map(|c| format!("{} ({})", c.value, c.label))
+        .collect();
+    if found.len() > SHOWN {
+        named.push(format!("and {} more", found.len() - SHOWN));
+    }
+    format!(
+        "`{param}` takes a value the request mentions, but the request does not mention \
+         {value}: it mentions {}; {MENTION_RULE}",
+        named.join(", ")
+    )
 }
 
 fn expand(

@@ -532,8 +532,13 @@ impl ToolDefinitionBuilder {
     /// optional one with a provider whose value the message mentions is written ("어제" →
     /// `date: "yesterday"`, not left out to mean today); a required one the message does not
     /// mention keeps its provider's values. Like a value provider, this restricts only
-    /// what the model writes; other callers are held to the schema. Examples are checked
-    /// against it when the registry is built.
+    /// what the model writes; other callers are held to the schema.
+    ///
+    /// Examples are held to it when the registry is built: an example's free-text value must
+    /// be text of its request, and a value with a provider one the request mentions (when
+    /// it mentions any); the error names the values it did find. So label words a person
+    /// would not use for that value alone (one syllable, "주", "일") make unrelated requests
+    /// mention it.
     pub fn from_request(mut self, param: impl Into<String>) -> Self {
         self.from_request.push(param.into());
         self
