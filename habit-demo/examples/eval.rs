@@ -8,7 +8,19 @@
 //! cargo run --release -p habit-demo --example eval -- --split heldout    # figures only
 //! cargo run --release -p habit-demo --example eval -- --split probe      # tuned on, shown
 //! cargo run --release -p habit-demo --example eval -- --router-only      # tool choice without a model
+//! cargo run --release -p habit-demo --example eval -- --domain todo --examples 3   # another app
 //! ```
+//!
+//! Besides the coach (`--domain habit`, splits `dev`, `probe`, `heldout`, and `fresh-dev` /
+//! `fresh-heldout`, requests written later by someone who saw neither the examples nor the
+//! code; `conversations-dev` / `conversations-heldout`, multi-turn conversations judged turn by
+//! turn, see `examples/eval/conversations.schema.md`), two apps declared from the README by a
+//! newcomer are measured the same way:
+//! `--domain todo` (a to-do list) and `--domain expense` (an expense book), six tools each, three
+//! of them destructive (`examples/eval/domains/`), splits `dev` and `heldout`, with
+//! `--examples N` of each tool's eight declared examples (default 3; 0 leaves the tools with
+//! their declarations alone). A held-out split (any whose name ends in `heldout`) prints its
+//! figures only, never its cases.
 //!
 //! Each case runs in a fresh session (the preamble restored, not re-evaluated) over a fresh
 //! in-memory database holding three habits (see `examples/eval/cases.schema.md`), with today
@@ -24,10 +36,12 @@
 //!   runtime's default answer (the tool's own sentence, or the words for a cancel or error);
 //! - **text after results** — cases with calls whose turn ended in the model's own words,
 //!   which passed the agent's checks (not the runtime's default answer);
+//! - **unasked destructive** — calls of a destructive tool that no expected sequence of the
+//!   case has: a confirmation the person never asked for;
 //! - median time to the first answer character and to the end of the turn, tool execution
 //!   included.
 //!
-//! Flags: `--split dev|probe|heldout`, `--strategy combined|router|channels|model`,
+//! Flags: `--domain habit|todo|expense`, `--split NAME`, `--examples N`, `--strategy combined|router|channels|model`,
 //! `--format json|python|function_gemma`, `--limit N`, `--hints N` (labelled values listed
 //! per restricted parameter, 0 = none), `--preamble-examples N` (per tool), `--reading-blocks N`
 //! (blocks of the model tool choice reads requests with, 0 = none), `--reading-channels W`
@@ -54,6 +68,9 @@ use serde_json::Value;
 // `mod world;` would look for `examples/world.rs`, which cargo would take for an example.
 #[path = "eval/world.rs"]
 mod world;
+// Multi-turn conversations (`--split conversations-dev|conversations-heldout`).
+#[path = "eval/conversations.rs"]
+mod conversations;
 // Test domains declared as a newcomer would (see `eval/domains/NEWCOMER_NOTES.md`).
 #[path = "eval/domains/expense.rs"]
 mod expense;
@@ -62,6 +79,10 @@ mod todo;
 
 fn main() {
     let args = Args::parse();
+    if args.split.starts_with("conversations") {
+        conversations::run(&args);
+        return;
+    }
     let cases = load_cases(&args.domain, &args.split);
     let cases: Vec<Case> = cases
         .into_iter()
@@ -76,28 +97,7 @@ fn main() {
         return;
     }
     let choice_only = args.choice_only;
-    let path = GemmaBackend::default_model_path();
-    if !path.exists() {
-        fail(&format!(
-            "model not found at {} — run scripts/fetch-model.sh or set GEMMA_MODEL",
-            path.display()
-        ));
-    }
-    let mut options = GemmaOptions::default();
-    options.format = args.format;
-    if let Some(threads) = args.threads {
-        options.threads = Threads::from_count(threads);
-    }
-    if let Some(hints) = args.hints {
-        options.value_hints = hints;
-    }
-    if let Some(examples) = args.preamble_examples {
-        options.preamble_examples = examples;
-    }
-    if let Some(blocks) = args.reading_blocks {
-        options.reading_blocks = blocks;
-    }
-    let backend = GemmaBackend::load(&path, options).unwrap_or_else(|e| fail(&e.to_string()));
+    let backend = load_backend(&args);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -186,6 +186,33 @@ fn main() {
     }
 }
 
+/// The model of `$GEMMA_MODEL` (or the cache of `scripts/fetch-model.sh`) with the options
+/// the flags set.
+fn load_backend(args: &Args) -> GemmaBackend {
+    let path = GemmaBackend::default_model_path();
+    if !path.exists() {
+        fail(&format!(
+            "model not found at {} — run scripts/fetch-model.sh or set GEMMA_MODEL",
+            path.display()
+        ));
+    }
+    let mut options = GemmaOptions::default();
+    options.format = args.format;
+    if let Some(threads) = args.threads {
+        options.threads = Threads::from_count(threads);
+    }
+    if let Some(hints) = args.hints {
+        options.value_hints = hints;
+    }
+    if let Some(examples) = args.preamble_examples {
+        options.preamble_examples = examples;
+    }
+    if let Some(blocks) = args.reading_blocks {
+        options.reading_blocks = blocks;
+    }
+    GemmaBackend::load(&path, options).unwrap_or_else(|e| fail(&e.to_string()))
+}
+
 /// What one case should lead to.
 #[derive(Debug, Clone)]
 struct Case {
@@ -218,6 +245,16 @@ fn load_cases(domain: &str, split: &str) -> Vec<Case> {
         .unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
     let file: Value =
         serde_json::from_str(&text).unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
+    file["cases"]
+        .as_array()
+        .unwrap_or_else(|| fail("no cases"))
+        .iter()
+        .map(case_of)
+        .collect()
+}
+
+/// A case (or a conversation's turn) of a request file, as `cases.schema.md` describes it.
+fn case_of(case: &Value) -> Case {
     let calls = |list: &Value| -> Vec<ExpectedCall> {
         list.as_array()
             .into_iter()
@@ -237,23 +274,16 @@ fn load_cases(domain: &str, split: &str) -> Vec<Case> {
             })
             .collect()
     };
-    file["cases"]
-        .as_array()
-        .unwrap_or_else(|| fail("no cases"))
-        .iter()
-        .map(|case| {
-            let mut expectations = vec![calls(&case["expect"])];
-            for alternative in case["alternatives"].as_array().into_iter().flatten() {
-                expectations.push(calls(alternative));
-            }
-            Case {
-                id: case["id"].as_str().unwrap_or_default().to_owned(),
-                category: case["category"].as_str().unwrap_or_default().to_owned(),
-                request: case["request"].as_str().unwrap_or_default().to_owned(),
-                expectations,
-            }
-        })
-        .collect()
+    let mut expectations = vec![calls(&case["expect"])];
+    for alternative in case["alternatives"].as_array().into_iter().flatten() {
+        expectations.push(calls(alternative));
+    }
+    Case {
+        id: case["id"].as_str().unwrap_or_default().to_owned(),
+        category: case["category"].as_str().unwrap_or_default().to_owned(),
+        request: case["request"].as_str().unwrap_or_default().to_owned(),
+        expectations,
+    }
 }
 
 /// Whether `value` (absent: `None`) satisfies a matcher of the case file.
@@ -1060,7 +1090,15 @@ fn seeded_registry() -> Arc<Registry> {
 const SPLITS: [(&str, &[&str]); 3] = [
     (
         "habit",
-        &["dev", "probe", "heldout", "fresh-dev", "fresh-heldout"],
+        &[
+            "dev",
+            "probe",
+            "heldout",
+            "fresh-dev",
+            "fresh-heldout",
+            "conversations-dev",
+            "conversations-heldout",
+        ],
     ),
     ("todo", &["dev", "heldout"]),
     ("expense", &["dev", "heldout"]),
