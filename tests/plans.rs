@@ -468,3 +468,51 @@ async fn the_eval_replays_the_evidence_into_the_decision_the_agent_ships() {
         assert_eq!(replayed.decision, shipped, "{request}");
     }
 }
+
+/// The plan of every turn, in order.
+fn plans(events: &Mutex<Vec<AgentEvent>>) -> Vec<Vec<String>> {
+    events
+        .lock()
+        .expect("events")
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::Planned(decision) => Some(decision.plan.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn an_elliptical_follow_up_continues_the_last_tool_until_the_conversation_is_cleared() {
+    let script = || {
+        vec![
+            vec![call("check_chore", json!({"number": 2}))],
+            text("2번을 끝냈어요."),
+            vec![call("check_chore", json!({"number": 1}))],
+            text("설거지도 끝냈어요."),
+            vec![call("list_chores", json!({}))],
+            vec![call("check_chore", json!({"number": 1}))],
+            text("목록을 보고 설거지를 끝냈어요."),
+        ]
+    };
+    // Alone, "설거지도?" (chore 1 by its name) reads like the declared list-then-check.
+    let (mut alone, alone_events) = agent(script().split_off(4));
+    alone.send("설거지도?").await.expect("answer");
+    assert_eq!(plans(&alone_events), [["list_chores", "check_chore"]]);
+
+    let (mut agent, events) = agent(script());
+    agent.send("2번 완료 체크").await.expect("answer");
+    agent.send("설거지도?").await.expect("answer");
+    agent.clear();
+    agent.send("설거지도?").await.expect("answer");
+    let plans = plans(&events);
+    assert_eq!(
+        plans,
+        [
+            vec!["check_chore"],
+            vec!["check_chore"],
+            vec!["list_chores", "check_chore"]
+        ],
+        "the follow-up continues the check; after clear it stands alone again"
+    );
+}

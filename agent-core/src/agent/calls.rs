@@ -12,6 +12,7 @@ use super::history::CallHistory;
 use super::interrupt::Interrupter;
 use super::report::{Reporter, ReportingConfirmer};
 use super::turn::Turn;
+use crate::choice::PastCall;
 use crate::dispatch::Dispatcher;
 use crate::layer::confirm::{Confirmer, DenyAll};
 use crate::messages::Messages;
@@ -25,6 +26,9 @@ pub(super) struct Calls {
     dispatcher: Dispatcher,
     reporter: Arc<Reporter>,
     next_call_id: u64,
+    /// The calls run since [`take_ran`](Self::take_ran) was last asked, for the
+    /// conversation.
+    ran: Vec<PastCall>,
 }
 
 impl Calls {
@@ -37,12 +41,18 @@ impl Calls {
             dispatcher,
             reporter,
             next_call_id: 1,
+            ran: Vec::new(),
         }
     }
 
     /// Who confirms destructive calls from now on.
     pub(super) fn set_confirmer(&mut self, confirmer: Arc<dyn Confirmer>) {
         self.dispatcher = dispatcher(&self.registry, confirmer, &self.reporter);
+    }
+
+    /// The calls run since the last time this was asked (tool, arguments, result data).
+    pub(super) fn take_ran(&mut self) -> Vec<PastCall> {
+        std::mem::take(&mut self.ran)
     }
 
     /// The dispatcher calls run through.
@@ -78,7 +88,13 @@ impl Calls {
                 ToolResult::error(ErrorCode::RepeatedCall, messages.repeated_call.to_string())
             } else {
                 self.reporter.call_id.store(call_id, Ordering::SeqCst);
+                let args = call.args.clone();
                 let result = self.dispatcher.dispatch(&call.name, call.args).await;
+                self.ran.push(PastCall {
+                    tool: call.name.clone(),
+                    args,
+                    data: result.data().cloned(),
+                });
                 let changed_state = result.is_ok()
                     && self
                         .registry

@@ -1,8 +1,9 @@
 //! The agent loop: one user message at a time — decide what to do, have the model write the
 //! calls, run them, feed the results back, and always end with words.
 //!
-//! [`Agent::send`] first asks the tool-choice stage ([`Chooser::plan`]) for the turn's
-//! *plan*: the tools to call, in order, or none. Then, for each step, it asks the session for
+//! [`Agent::send`] first asks the tool-choice stage ([`Chooser::plan_in`], with the calls of
+//! the conversation's earlier turns) for the turn's *plan*: the tools to call, in order, or
+//! none. Then, for each step, it asks the session for
 //! exactly that call ([`ToolChoice::Call`]) — the model writes only the arguments,
 //! constrained to the values the app allows this turn — and runs it through the
 //! [`Dispatcher`]. After the last step, or as soon as a call is cancelled, refused or fails,
@@ -37,7 +38,7 @@
 //! | `events.rs` | [`AgentEvent`], [`EventSink`] |
 //! | `error.rs` | [`AgentError`], [`CompletedCall`] |
 //!
-//! [`Chooser::plan`]: crate::choice::Chooser::plan
+//! [`Chooser::plan_in`]: crate::choice::Chooser::plan_in
 //! [`ToolChoice::Call`]: crate::ToolChoice::Call
 //! [`ToolChoice::None`]: crate::ToolChoice::None
 //! [`Dispatcher`]: crate::Dispatcher

@@ -12,7 +12,7 @@ use super::events::AgentEvent;
 use super::interrupt::{Interrupter, Interruptible};
 use super::report::Reporter;
 use super::turn::{Outcome, Turn};
-use crate::choice::{Chooser, Step};
+use crate::choice::{Chooser, Conversation, Step};
 use crate::messages::Messages;
 use crate::registry::Registry;
 use crate::session::{ChatEvent, ChatSession, ToolCall, ToolChoice, TurnInput, TurnRequest};
@@ -41,6 +41,8 @@ pub struct Agent<S> {
     /// repeat: the small model's favourite answer to a greeting is the previous request.
     pub(super) earlier: Vec<String>,
     pub(super) interrupter: Interrupter,
+    /// The calls of the conversation's earlier turns, which a follow-up is read with.
+    pub(super) conversation: Conversation,
 }
 
 impl<S: ChatSession> Agent<S> {
@@ -61,6 +63,7 @@ impl<S: ChatSession> Agent<S> {
             user_turns: 0,
             earlier: Vec::new(),
             interrupter: Interrupter::default(),
+            conversation: Conversation::new(),
         }
     }
 
@@ -69,6 +72,8 @@ impl<S: ChatSession> Agent<S> {
         self.session.clear();
         self.user_turns = 0;
         self.earlier.clear();
+        self.conversation.clear();
+        self.calls.take_ran();
     }
 
     /// Handles one user message and returns the final answer.
@@ -81,6 +86,7 @@ impl<S: ChatSession> Agent<S> {
             ));
         }
         let outcome = self.run(text).await;
+        self.conversation.record(self.calls.take_ran());
         if self.earlier.len() == EARLIER_MESSAGES {
             self.earlier.remove(0);
         }
@@ -120,7 +126,12 @@ impl<S: ChatSession> Agent<S> {
         self.chooser.prepare(&mut evidence).await?;
         let plan = self
             .chooser
-            .plan(text, self.calls.dispatcher(), &mut evidence)
+            .plan_in(
+                text,
+                &self.conversation,
+                self.calls.dispatcher(),
+                &mut evidence,
+            )
             .await?;
         if plan.model_decides() {
             return self.model_decides(text, Arc::clone(plan.values())).await;

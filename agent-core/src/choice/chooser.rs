@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::actions::Actions;
 use super::background::Background;
 use super::combine::{Weigher, best, steps_of};
+use super::conversation::Conversation;
 use super::decision::{Candidate, Decision, Strategy};
 use super::evidence::Evidence;
 use super::reading::ReadingClassifier;
@@ -293,8 +294,27 @@ impl Chooser {
         tools: &Dispatcher,
         evidence: &mut E,
     ) -> Result<TurnPlan, E::Error> {
+        self.plan_in(text, &Conversation::new(), tools, evidence)
+            .await
+    }
+
+    /// [`plan`](Self::plan) for a message of an ongoing `conversation` (the calls of its
+    /// earlier turns, see [`Conversation`]): an elliptical follow-up ("3번은?") continues the
+    /// last tool, a place in a list ("두 번째 거") is that item, and a parameter the message
+    /// does not name keeps the value the conversation is about. With an empty conversation
+    /// it is [`plan`](Self::plan).
+    ///
+    /// # Errors
+    /// Whatever `evidence` fails with.
+    pub async fn plan_in<E: Evidence>(
+        &self,
+        text: &str,
+        conversation: &Conversation,
+        tools: &Dispatcher,
+        evidence: &mut E,
+    ) -> Result<TurnPlan, E::Error> {
         let request = Request::new(text);
-        let current = values::narrowed(tools, &request);
+        let mut current = values::narrowed(tools, &request);
         let mut first = current.clone();
         values::rank(&mut first, self.router(), &request, None);
         if self.strategy == Strategy::Model {
@@ -334,8 +354,143 @@ impl Chooser {
         let mut decision = self.decision(plan, ranked, weighed.channel_scores);
         decision.reading_scores = weighed.reading_scores;
         let decision = self.repeat_for_values(decision, &request, &current, tools);
-        let decision = self.restrain(decision, &current, &request, tools);
-        Ok(TurnPlan::new(request, decision, current, first, false))
+        // A call the request names nothing for may still be what the conversation is about.
+        let full = (!conversation.is_empty()).then(|| tools.current_values());
+        let supplied = full.as_ref().is_some_and(|full| {
+            decision.plan.first().is_some_and(|tool| {
+                let required = tools
+                    .get(tool)
+                    .map(|t| t.required_parameters())
+                    .unwrap_or_default();
+                let mut scratch = current.clone();
+                !conversation
+                    .carry(tool, &required, &request, &mut scratch, full)
+                    .is_empty()
+            })
+        });
+        let decision = if supplied {
+            decision
+        } else {
+            self.restrain(decision, &current, &request, tools)
+        };
+        let (decision, carried) = match &full {
+            Some(full) => self.follow(
+                decision,
+                conversation,
+                &request,
+                tools,
+                full,
+                (&mut current, &mut first),
+            ),
+            None => (decision, Vec::new()),
+        };
+        Ok(TurnPlan::new(request, decision, current, first, false).with_carried(carried))
+    }
+
+    /// `decision` read with the `conversation` (see [`Conversation`]): an elliptical
+    /// follow-up that asks for no other tool's action, and does not say not to, continues the
+    /// last tool; then the first step's values are narrowed by it (`current`, and `first`,
+    /// its ranked copy). Returns the parameters the first call must write for that.
+    fn follow(
+        &self,
+        decision: Decision,
+        conversation: &Conversation,
+        request: &Request,
+        tools: &Dispatcher,
+        full: &ValueSets,
+        (current, first): (&mut ValueSets, &mut ValueSets),
+    ) -> (Decision, Vec<String>) {
+        let mut decision = decision;
+        if let Some(tool) = conversation.continued(request, full)
+            && tools.get(tool).is_some()
+            && decision.plan.as_slice() != [tool]
+        {
+            let asks_another = self.candidates.iter().any(|c| match c {
+                Candidate::Tool(name) => {
+                    name != tool && self.actions.said(name, request) == Said::Asked
+                }
+                Candidate::Chat => false,
+            });
+            if !asks_another && self.actions.said(tool, request) != Said::Refused {
+                decision = self.replan(decision, vec![tool.to_owned()]);
+            }
+        }
+        // A message asking by its words for the action of one tool the conversation gives a
+        // value to ("좋아, 그걸로 추가해줘" after a description) is that tool's call, whatever
+        // its first words read like.
+        let asked: Vec<&String> = self
+            .candidates
+            .iter()
+            .filter_map(|c| match c {
+                Candidate::Tool(name) => Some(name),
+                Candidate::Chat => None,
+            })
+            .filter(|name| self.actions.said(name, request) == Said::Asked)
+            .filter(|name| {
+                tools.get(name).is_some_and(|definition| {
+                    let required = definition.required_parameters();
+                    conversation.supplies(name, &required, request, full)
+                })
+            })
+            .collect();
+        if let [tool] = asked.as_slice()
+            && !decision.plan.contains(*tool)
+        {
+            decision = self.replan(decision, vec![(*tool).clone()]);
+        }
+        // A place in a list ("두 번째 거 자세히") is an item a tool takes: the first step must be
+        // one whose parameters can take it — the likeliest such one-step plan if the chosen
+        // one cannot (a destructive one only where the request asks for its action).
+        if let Some(item) = conversation.pointed(request) {
+            let takes = |tool: &String| {
+                full.get(tool).is_some_and(|params| {
+                    params
+                        .values()
+                        .any(|choices| choices.iter().any(|c| item.contains(&&c.value)))
+                })
+            };
+            if !decision.plan.first().is_some_and(takes) {
+                let mut plans: Vec<(Plan, f32)> = if decision.reading_scores.is_empty() {
+                    decision
+                        .ranked
+                        .iter()
+                        .map(|r| (r.plan.clone(), r.score))
+                        .collect()
+                } else {
+                    decision.reading_scores.clone()
+                };
+                plans.sort_by(|a, b| b.1.total_cmp(&a.1));
+                let taking = plans.into_iter().map(|(plan, _)| plan).find(|plan| {
+                    plan.len() == 1
+                        && takes(&plan[0])
+                        && match self.actions.said(&plan[0], request) {
+                            Said::Asked => true,
+                            Said::Refused => false,
+                            Said::Nothing => !self.destructive.contains(&plan[0]),
+                        }
+                });
+                if let Some(plan) = taking {
+                    decision = self.replan(decision, plan);
+                }
+            }
+        }
+        let Some(tool) = decision.plan.first() else {
+            return (decision, Vec::new());
+        };
+        let required = tools
+            .get(tool)
+            .map(|t| t.required_parameters())
+            .unwrap_or_default();
+        let carried = conversation.carry(tool, &required, request, current, full);
+        for param in &carried {
+            if let Some(choices) = current.get(tool).and_then(|p| p.get(param)).cloned() {
+                first
+                    .entry(tool.clone())
+                    .or_default()
+                    .insert(param.clone(), choices);
+            }
+        }
+        (decision, carried)
     }
 
     /// Step `index` of `plan`: the tool with the values its parameters may take and the
@@ -383,13 +538,20 @@ impl Chooser {
             values::demote_written(&mut ranked, written);
             Arc::new(ranked)
         };
-        let require = values::required(
+        let mut require = values::required(
             tools,
             tool,
             plan.decision.arguments.get(index),
             &current,
             &plan.request,
         );
+        if index == 0 {
+            for param in &plan.carried {
+                if !require.contains(param) {
+                    require.push(param.clone());
+                }
+            }
+        }
         Some(Step::Call {
             tool: tool.clone(),
             values: allowed,

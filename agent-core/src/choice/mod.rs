@@ -26,6 +26,22 @@
 //! each confidently asking for a different tool, gets the two in order whether or not an
 //! example declares the pair.
 //!
+//! What needs no tool is learned too, with no work from the app: beside its examples, the
+//! reading learns from a [`Background`] of requests that need no tool in almost any app
+//! (greetings, general questions, asks for actions apps often lack), weighed so that a
+//! hundred of them never outweigh a tool's three examples; a request for an action no tool
+//! of the app does ("지워줘" where nothing deletes) gets words, and so does one that says not
+//! to do a tool's action ("기록은 하지 마"). A destructive step is planned only when the
+//! request asks for that tool's action (its cues: the words of its label, name and examples
+//! no other tool uses) or, in an app with few examples per tool, when the evidence for it is
+//! strong; such an app also has its channels scored beside the reading.
+//!
+//! A message of an ongoing conversation is read with the calls of the turns before it
+//! ([`Chooser::plan_in`], [`Conversation`]): an elliptical follow-up ("3번은?", "and habit
+//! 2?") continues the last tool with the value it names, a place in a list ("두 번째 거")
+//! is that item of what a result listed, and a parameter the message does not name keeps the
+//! value the conversation is about (the habit just added, the day just logged).
+//!
 //! The stage answers one question per message, [`Chooser::plan`]: given the request and the
 //! tools a caller may use, a [`TurnPlan`] — the steps, the values each step's parameters may
 //! take and the arguments it must write ([`Chooser::step`]), the example to show before an
@@ -43,6 +59,7 @@
 //! |---|---|
 //! | `chooser.rs` | [`Chooser`]: training, the plan for a message, each step |
 //! | `turn.rs` | [`TurnPlan`], [`Step`] |
+//! | `conversation.rs` | [`Conversation`]: the earlier turns' calls, evidence for a follow-up |
 //! | `decision.rs` | [`Decision`], [`Strategy`], [`Candidate`], [`Channel`] |
 //! | `evidence.rs` | the model port [`Evidence`], [`Replay`], [`NoModel`] |
 //! | `combine.rs` | evidence → plan: the weighing, composition from parts and sentences |
@@ -64,6 +81,7 @@ mod background;
 mod channels;
 mod chooser;
 mod combine;
+mod conversation;
 mod decision;
 mod evidence;
 pub mod reading;
@@ -76,6 +94,7 @@ mod values;
 pub use background::Background;
 pub use channels::channels;
 pub use chooser::{Chooser, learning_texts};
+pub use conversation::{Conversation, PastCall};
 pub use decision::{Candidate, Channel, Decision, Strategy};
 pub use evidence::{Evidence, NoModel, Readings, Replay};
 pub use reading::ReadingClassifier;

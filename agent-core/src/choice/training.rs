@@ -86,14 +86,43 @@ impl Training {
         unsupported.sort_unstable();
         unsupported.dedup();
         let background_weight = (per_plan.max(1.0) / generic.max(1) as f32).min(1.0);
-        for (example, actions) in &kept {
+        let weight_of = |actions: &Vec<String>| {
             // A request for an action no tool does counts in full: it is what a nearest tool
             // would otherwise be called for, and it never competes with one of the app's.
-            reading_weights.push(if !actions.is_empty() {
+            if actions.is_empty() {
+                background_weight
+            } else {
+                1.0
+            }
+        };
+        // A language the app's own examples seldom use must not be learnt as a sign of "no
+        // tool": in a script that fewer than half of the app's requests use, the background
+        // weighs in all no more than one of the app's plans does in it on average (an app
+        // declared in Korean keeps a little of the English background, and its English
+        // requests are still read for their tools).
+        #[allow(clippy::cast_precision_loss)]
+        let damped = [Script::Hangul, Script::Latin].map(|script| {
+            let app = registry
+                .examples()
+                .filter(|e| Script::of(e.request()) == script)
+                .count() as f32;
+            let all = registry.examples().count() as f32;
+            let total: f32 = kept
+                .iter()
+                .filter(|(e, _)| Script::of(e.request()) == script)
+                .map(|(_, actions)| weight_of(actions))
+                .sum();
+            let per_plan = app / tool_plans.len().max(1) as f32;
+            // An app with no examples at all has no language to keep the background from.
+            if all == 0.0 || app / all >= 0.5 || total <= per_plan {
                 1.0
             } else {
-                background_weight
-            });
+                per_plan / total
+            }
+        });
+        for (example, actions) in &kept {
+            reading_weights
+                .push(weight_of(actions) * damped[Script::of(example.request()) as usize]);
             reading_texts.push((example.request().to_owned(), Vec::new()));
             if BACKGROUND_WEIGHT > 0.0 {
                 texts.push((example.request(), Vec::new(), BACKGROUND_WEIGHT));
@@ -108,6 +137,28 @@ impl Training {
             reading_texts,
             reading_weights,
             unsupported,
+        }
+    }
+}
+
+/// The script a request is mostly written in: Hangul, or Latin letters (and everything else).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Script {
+    Hangul = 0,
+    Latin = 1,
+}
+
+impl Script {
+    fn of(text: &str) -> Self {
+        let hangul = text
+            .chars()
+            .filter(|c| ('\u{AC00}'..='\u{D7A3}').contains(c))
+            .count();
+        let latin = text.chars().filter(char::is_ascii_alphabetic).count();
+        if hangul >= latin && hangul > 0 {
+            Self::Hangul
+        } else {
+            Self::Latin
         }
     }
 }

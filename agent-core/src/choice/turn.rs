@@ -18,6 +18,9 @@ pub struct TurnPlan {
     pub(super) current: ValueSets,
     /// The same, ordered by how much each looks like the request: the first step's values.
     pub(super) first: Arc<ValueSets>,
+    /// The first step's parameters given a value by the conversation, which its call must
+    /// write.
+    pub(super) carried: Vec<String>,
     model_decides: bool,
 }
 
@@ -34,8 +37,15 @@ impl TurnPlan {
             request,
             current,
             first: Arc::new(first),
+            carried: Vec::new(),
             model_decides,
         }
+    }
+
+    /// The plan with `carried`: parameters of the first step the conversation gave a value.
+    pub(super) fn with_carried(mut self, carried: Vec<String>) -> Self {
+        self.carried = carried;
+        self
     }
 
     /// The request's text.

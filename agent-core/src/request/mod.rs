@@ -12,13 +12,17 @@
 //! | `mentions.rs` | which of a parameter's values a request mentions |
 //! | `labels.rs` | free-text values a request labels ("메모: …") |
 //! | `params.rs` | a tool's parameters read against a request: narrowed values, what was said |
+//! | `ordinal.rs` | which item of a list a request points at ("두 번째 거", "the first one") |
 
 mod labels;
 mod mentions;
 mod numbers;
+mod ordinal;
 mod params;
 mod text;
 
+pub(crate) use mentions::mentioned;
 pub(crate) use numbers::numbers_written;
+pub(crate) use ordinal::Ordinal;
 pub(crate) use params::{asks_nothing, keep_mentioned, most_written, said};
 pub(crate) use text::{Request, Said, spellings, splits};

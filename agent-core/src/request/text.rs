@@ -44,8 +44,8 @@ impl Request {
 
     /// What the message says of an action spelt with `cue` (a lower-cased stem): asked for
     /// where the cue stands in it un-negated, refused where every time it does it is negated
-    /// — followed closely by "말고", "지 마", "지 말", "않" ("지우지는 말고", "기록은 하지
-    /// 마") or preceded by "don't", "do not", "not", "no" ("don't delete").
+    /// — followed closely by "말고", "지 마", "지 말", "않", "안 해" ("지우지는 말고", "기록은
+    /// 하지 마", "추가는 안 할래") or preceded by "don't", "do not", "not", "no" ("don't delete").
     pub(crate) fn said(&self, cue: &str) -> Said {
         let mut said = Said::Nothing;
         let ascii = cue.is_ascii();
@@ -143,8 +143,8 @@ pub(crate) enum Said {
 const NEGATION_REACH: usize = 8;
 
 /// What follows a Korean verb or noun to negate it, spaces removed ("지우지는 말고", "기록은
-/// 하지 마", "추가 말고", "안 해도 돼" is not here: it follows no cue).
-const KOREAN_NEGATIONS: [&str; 5] = ["말고", "지마", "지말", "않", "말아"];
+/// 하지 마", "추가 말고", "추가는 안 할래").
+const KOREAN_NEGATIONS: [&str; 8] = ["말고", "지마", "지말", "않", "말아", "안할", "안해", "안하"];
 
 /// What precedes an English verb to negate it.
 const ENGLISH_NEGATIONS: [&str; 6] = ["don't ", "do not ", "not ", "no ", "never ", "dont "];
