@@ -13,8 +13,8 @@
 //!
 //! Besides the coach (`--domain habit`, splits `dev`, `probe`, `heldout`, and `fresh-dev` /
 //! `fresh-heldout`, requests written later by someone who saw neither the examples nor the
-//! code; `conversations-dev` / `conversations-heldout`, multi-turn conversations judged turn by
-//! turn, see `examples/eval/conversations.schema.md`), two apps declared from the README by a
+//! code; `conversations-dev`, `conversations-heldout` and `conversations-fresh-heldout`,
+//! multi-turn conversations judged turn by turn, see `examples/eval/conversations.schema.md`), two apps declared from the README by a
 //! newcomer are measured the same way:
 //! `--domain todo` (a to-do list) and `--domain expense` (an expense book), six tools each, three
 //! of them destructive (`examples/eval/domains/`), splits `dev` and `heldout`, with
@@ -1098,6 +1098,7 @@ const SPLITS: [(&str, &[&str]); 3] = [
             "fresh-heldout",
             "conversations-dev",
             "conversations-heldout",
+            "conversations-fresh-heldout",
         ],
     ),
     ("todo", &["dev", "heldout"]),
