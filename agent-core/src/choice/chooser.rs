@@ -14,7 +14,7 @@ use super::evidence::Evidence;
 use super::reading::ReadingClassifier;
 use super::router::{Plan, Ranked, Router};
 use super::training::Training;
-use super::tuning::{FEW_EXAMPLES, Tuning};
+use super::tuning::{FEW_EXAMPLES, SURE_PLAN, Tuning};
 use super::turn::{Step, TurnPlan};
 use super::{channels, values};
 use crate::dispatch::Dispatcher;
@@ -387,10 +387,14 @@ impl Chooser {
         Ok(TurnPlan::new(request, decision, current, first, false).with_carried(carried))
     }
 
-    /// `decision` read with the `conversation` (see [`Conversation`]): an elliptical
-    /// follow-up that asks for no other tool's action, and does not say not to, continues the
-    /// last tool; then the first step's values are narrowed by it (`current`, and `first`,
-    /// its ranked copy). Returns the parameters the first call must write for that.
+    /// `decision` read with the `conversation` (see [`Conversation`]), in this order — the
+    /// first two only where the model's reading of the plan is not sure of a tool: an
+    /// elliptical follow-up that asks for no other tool's action, and does not say not to,
+    /// continues the last tool; a message whose words ask for the action of exactly one tool
+    /// the conversation gives a value to is that tool's call; a place in a list makes the
+    /// first step a tool that takes the item; then the first step's values are narrowed by
+    /// the conversation (`current`, and `first`, its ranked copy). Returns the parameters the
+    /// first call must write for that.
     fn follow(
         &self,
         decision: Decision,
@@ -401,7 +405,15 @@ impl Chooser {
         (current, first): (&mut ValueSets, &mut ValueSets),
     ) -> (Decision, Vec<String>) {
         let mut decision = decision;
-        if let Some(tool) = conversation.continued(request, full)
+        // A message the model reads confidently as a call stands on its own.
+        let sure = !decision.plan.is_empty()
+            && decision
+                .reading_scores
+                .iter()
+                .find(|(plan, _)| *plan == decision.plan)
+                .is_some_and(|(_, log_probability)| log_probability.exp() >= SURE_PLAN);
+        if !sure
+            && let Some(tool) = conversation.continued(request, full)
             && tools.get(tool).is_some()
             && decision.plan.as_slice() != [tool]
         {
@@ -433,7 +445,8 @@ impl Chooser {
                 })
             })
             .collect();
-        if let [tool] = asked.as_slice()
+        if !sure
+            && let [tool] = asked.as_slice()
             && !decision.plan.contains(*tool)
         {
             decision = self.replan(decision, vec![(*tool).clone()]);

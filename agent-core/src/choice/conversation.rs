@@ -182,7 +182,7 @@ impl Conversation {
         found
     }
 
-    /// The items of the latest result that lists objects, with whether it was found.
+    /// The items of the latest result that lists objects.
     fn listed(&self) -> Option<&Vec<Value>> {
         self.turns
             .iter()

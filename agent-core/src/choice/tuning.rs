@@ -77,6 +77,11 @@ pub(super) const FEW_EXAMPLES: usize = 16;
 /// one): as good as ruled out.
 pub(super) const UNREAD_PLAN: f32 = -20.0;
 
+/// The least probability the model's reading gives a plan with a tool for the conversation
+/// to leave it alone: a follow-up's rules fill in where the evidence says "no tool" or is
+/// unsure, and do not overrule a confident reading of a message that stands on its own.
+pub(super) const SURE_PLAN: f32 = 0.5;
+
 /// The least probability each part of a request must give its own step — the model's
 /// reading of the part and the router's ranking of it, together — for a declared two-step
 /// plan to be composed from the parts.
