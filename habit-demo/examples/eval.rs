@@ -122,10 +122,7 @@ fn main() {
         return;
     }
     let mut tally = Tally::default();
-    let mut chooser = learned_chooser(&backend, &args.registry(), args.strategy);
-    if let Some(weight) = args.reading_channels {
-        chooser = chooser.with_reading_channels(weight);
-    }
+    let chooser = agent_chooser(&backend, &args);
     let started = Instant::now();
     for case in &cases {
         let registry = args.registry();
@@ -404,6 +401,25 @@ struct Verdict {
     error: Option<String>,
 }
 
+/// How many of `tools` (the calls made, or the steps planned) are destructive and in no
+/// expected call sequence of the case: confirmations the person never asked for.
+fn unasked_destructive<S: AsRef<str>>(
+    case: &Case,
+    tools: impl IntoIterator<Item = S>,
+    is_destructive: impl Fn(&str) -> bool,
+) -> usize {
+    tools
+        .into_iter()
+        .filter(|tool| is_destructive(tool.as_ref()))
+        .filter(|tool| {
+            !case
+                .expectations
+                .iter()
+                .any(|calls| calls.iter().any(|c| c.tool == tool.as_ref()))
+        })
+        .count()
+}
+
 /// Whether `tools`, in order, are the tools of one of the case's expected call sequences.
 fn right_tools<S: AsRef<str>>(case: &Case, tools: &[S]) -> bool {
     case.expectations.iter().any(|expected| {
@@ -484,17 +500,10 @@ impl Tally {
         self.cases += 1;
         // A destructive call no expected sequence has: a confirmation the person never asked
         // for.
-        self.unasked_destructive += record
-            .calls
-            .iter()
-            .filter(|(name, _)| registry.get(name).is_some_and(|t| t.is_destructive()))
-            .filter(|(name, _)| {
-                !case
-                    .expectations
-                    .iter()
-                    .any(|calls| calls.iter().any(|c| c.tool == *name))
-            })
-            .count();
+        self.unasked_destructive +=
+            unasked_destructive(case, record.calls.iter().map(|(name, _)| name), |name| {
+                registry.get(name).is_some_and(|t| t.is_destructive())
+            });
         self.tool_ok += usize::from(verdict.tool_ok);
         self.args_ok += usize::from(verdict.args_ok);
         self.errors += usize::from(verdict.error.is_some());
@@ -610,6 +619,16 @@ fn median(values: &[Duration]) -> Duration {
     let mut sorted = values.to_vec();
     sorted.sort();
     sorted.get(sorted.len() / 2).copied().unwrap_or_default()
+}
+
+/// The chooser every agent of a full eval runs with: learned once, with `--strategy` and
+/// `--reading-channels`.
+fn agent_chooser(backend: &GemmaBackend, args: &Args) -> Chooser {
+    let chooser = learned_chooser(backend, &args.registry(), args.strategy);
+    match args.reading_channels {
+        Some(weight) => chooser.with_reading_channels(weight),
+        None => chooser,
+    }
 }
 
 /// A chooser over `registry` whose reading classifier has learned from the model's reading
@@ -767,16 +786,9 @@ fn choice_grid(
     let unasked = cases
         .iter()
         .map(|case| {
-            plan_of(&reading, case, false)
-                .iter()
-                .filter(|step| destructive.contains(step))
-                .filter(|step| {
-                    !case
-                        .expectations
-                        .iter()
-                        .any(|calls| calls.iter().any(|c| c.tool == **step))
-                })
-                .count()
+            unasked_destructive(case, plan_of(&reading, case, false), |step| {
+                destructive.iter().any(|d| d == step)
+            })
         })
         .sum::<usize>();
     let none_cases: Vec<&Case> = cases
@@ -802,16 +814,8 @@ fn choice_grid(
         let chooser = reading.clone().with_destructive_confidence(confidence);
         let (right, unasked) = cases.iter().fold((0, 0), |(right, unasked), case| {
             let plan = plan_of(&chooser, case, false);
-            let wrong = plan
-                .iter()
-                .filter(|step| destructive.contains(step))
-                .filter(|step| {
-                    !case
-                        .expectations
-                        .iter()
-                        .any(|calls| calls.iter().any(|c| c.tool == **step))
-                })
-                .count();
+            let wrong =
+                unasked_destructive(case, &plan, |step| destructive.iter().any(|d| d == step));
             (
                 right + usize::from(right_tools(case, &plan)),
                 unasked + wrong,

@@ -417,12 +417,9 @@ impl Chooser {
             && tools.get(tool).is_some()
             && decision.plan.as_slice() != [tool]
         {
-            let asks_another = self.candidates.iter().any(|c| match c {
-                Candidate::Tool(name) => {
-                    name != tool && self.actions.said(name, request) == Said::Asked
-                }
-                Candidate::Chat => false,
-            });
+            let asks_another = self
+                .tools()
+                .any(|name| name != tool && self.actions.said(name, request) == Said::Asked);
             if !asks_another && self.actions.said(tool, request) != Said::Refused {
                 decision = self.replan(decision, vec![tool.to_owned()]);
             }
@@ -431,12 +428,7 @@ impl Chooser {
         // value to ("좋아, 그걸로 추가해줘" after a description) is that tool's call, whatever
         // its first words read like.
         let asked: Vec<&String> = self
-            .candidates
-            .iter()
-            .filter_map(|c| match c {
-                Candidate::Tool(name) => Some(name),
-                Candidate::Chat => None,
-            })
+            .tools()
             .filter(|name| self.actions.said(name, request) == Said::Asked)
             .filter(|name| {
                 tools.get(name).is_some_and(|definition| {
@@ -634,6 +626,14 @@ impl Chooser {
             .collect()
     }
 
+    /// The names of the tools the chooser chooses among, in channel order.
+    fn tools(&self) -> impl Iterator<Item = &String> {
+        self.candidates.iter().filter_map(|c| match c {
+            Candidate::Tool(name) => Some(name),
+            Candidate::Chat => None,
+        })
+    }
+
     fn weigher(&self) -> Weigher<'_> {
         Weigher {
             router: &self.training.router,
@@ -738,14 +738,7 @@ impl Chooser {
         let [chosen] = plan.as_slice() else {
             return None;
         };
-        let tools: Vec<&String> = self
-            .candidates
-            .iter()
-            .filter_map(|c| match c {
-                Candidate::Tool(name) => Some(name),
-                Candidate::Chat => None,
-            })
-            .collect();
+        let tools: Vec<&String> = self.tools().collect();
         let asked_in = |text: &str| -> Vec<&String> {
             let part = Request::new(text);
             tools

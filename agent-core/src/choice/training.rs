@@ -100,7 +100,6 @@ impl Training {
         // weighs in all no more than one of the app's plans does in it on average (an app
         // declared in Korean keeps a little of the English background, and its English
         // requests are still read for their tools).
-        #[allow(clippy::cast_precision_loss)]
         let damped = [Script::Hangul, Script::Latin].map(|script| {
             let app = registry
                 .examples()

@@ -12,7 +12,7 @@ use agent_core::{Agent, ApproveAll, ChatConfig};
 use serde_json::{Value, json};
 
 use super::{
-    Args, Case, Record, Tally, case_of, fail, judge, learned_chooser, load_average, load_backend,
+    Args, Case, Record, Tally, agent_chooser, case_of, fail, judge, load_average, load_backend,
     mark, record,
 };
 
@@ -78,10 +78,7 @@ pub(crate) fn run(args: &Args) {
         load_average()
     );
     let show = !args.quiet && !args.split.ends_with("heldout");
-    let mut chooser = learned_chooser(&backend, &args.registry(), args.strategy);
-    if let Some(weight) = args.reading_channels {
-        chooser = chooser.with_reading_channels(weight);
-    }
+    let chooser = agent_chooser(&backend, args);
     let (mut first, mut follow, mut alone) = (Tally::default(), Tally::default(), Tally::default());
     let started = Instant::now();
     for conversation in &conversations {
