@@ -147,6 +147,7 @@ async fn the_confirmer_sees_label_description_summary_and_every_argument() {
                 },
             ],
             args: json!({"habit_id": 7, "extra": 1}),
+            undo_of: None,
         }]
     );
 }

@@ -15,6 +15,10 @@
 //!    (→ `timeout`), the tool fn (its `Err` → that error). A panic anywhere in there →
 //!    `handler_error`.
 //!
+//! Each destructive call that ran is journaled (the journal gate, inside the confirmation
+//! gate); [`Dispatcher::undo`] reverses a journaled call through the tool's undo fn, asking
+//! the same confirmer first.
+//!
 //! [`Dispatcher::dispatch`] never panics and never returns a Rust error. A per-conversation
 //! confirmer (a terminal, a reporting wrapper, an MCP client) is simply another dispatcher
 //! over the same `Arc<Registry>`: building one costs a few allocations per tool.
@@ -25,12 +29,14 @@ use std::sync::Arc;
 use futures::FutureExt;
 use serde_json::Value;
 
-use crate::layer::confirm::{ConfirmLayer, Confirmer};
+use crate::layer::confirm::{ConfirmLayer, ConfirmRequest, Confirmation, Confirmer};
+use crate::layer::journal::JournalGate;
 use crate::layer::timeout::Timeout;
+use crate::messages::Messages;
 use crate::registry::Registry;
 use crate::tool::{
-    CallContext, Caller, ErrorCode, ToolDefinition, ToolError, ToolHandler, ToolResult, ValueSets,
-    validate,
+    CallContext, Caller, Confirmed, ErrorCode, JournalEntry, JournalRecord, NOT_CONFIRMED,
+    ToolDefinition, ToolError, ToolHandler, ToolResult, UndoCall, ValueSets, validate,
 };
 
 /// Runs calls against a registry, for one caller class, behind one confirmer; see the module
@@ -39,6 +45,7 @@ use crate::tool::{
 pub struct Dispatcher {
     registry: Arc<Registry>,
     caller: Caller,
+    confirmer: Arc<dyn Confirmer>,
     /// Parallel to the registry's tools: the layered handler, or `None` where the caller's
     /// class is not admitted.
     handlers: Arc<Vec<Option<Arc<dyn ToolHandler>>>>,
@@ -53,7 +60,8 @@ impl Dispatcher {
     /// A dispatcher for `caller`, asking `confirmer`: only the tools whose access level
     /// admits `caller` exist for it.
     pub fn for_caller(registry: Arc<Registry>, caller: Caller, confirmer: impl Confirmer) -> Self {
-        let confirm = ConfirmLayer::new(Arc::new(confirmer));
+        let confirmer: Arc<dyn Confirmer> = Arc::new(confirmer);
+        let confirm = ConfirmLayer::new(Arc::clone(&confirmer));
         let handlers = registry
             .names()
             .map(|name| {
@@ -66,6 +74,12 @@ impl Dispatcher {
                     handler = Arc::new(Timeout::new(handler, after));
                 }
                 if tool.is_destructive() {
+                    handler = Arc::new(JournalGate {
+                        tool: Arc::clone(tool),
+                        inner: handler,
+                        journal: Arc::clone(registry.journal()),
+                        caller,
+                    });
                     handler = Arc::new(confirm.layer(Arc::clone(tool), handler));
                 }
                 Some(handler)
@@ -74,6 +88,7 @@ impl Dispatcher {
         Self {
             registry,
             caller,
+            confirmer,
             handlers: Arc::new(handlers),
         }
     }
@@ -143,6 +158,98 @@ impl Dispatcher {
             Ok(result) => result,
             Err(panic) => ToolError::from_panic(panic).into(),
         }
+    }
+}
+
+impl Dispatcher {
+    /// The newest journaled call this caller may undo: open (not an undo, not undone yet)
+    /// and of a tool this caller may use. `None` when there is none, or the journal cannot
+    /// be read.
+    pub fn last_undoable(&self) -> Option<JournalEntry> {
+        let entry = self.registry.journal().last_open().ok()??;
+        self.get(&entry.record.tool).is_some().then_some(entry)
+    }
+
+    /// Undoes the journaled call `entry`: asks this dispatcher's confirmer first — the undo
+    /// is shown like any destructive call, with the undone call's arguments and `messages`'
+    /// [`undo_label`](Messages::undo_label) and [`undo_summary`](Messages::undo_summary) —
+    /// then runs the tool's undo fn and journals the undo. Answers like
+    /// [`dispatch`](Self::dispatch): `not_undoable` for a tool that declares no undo (or an
+    /// entry that is itself an undo), `already_undone`, `unknown_tool` for a tool this
+    /// caller may not use, `cancelled` without a yes, or the undo fn's own result — its
+    /// `Err` when the state has moved on since the call.
+    pub async fn undo(&self, entry: &JournalEntry, messages: &Messages) -> ToolResult {
+        let Some(tool) = self.get(&entry.record.tool) else {
+            return ToolResult::error(
+                ErrorCode::UnknownTool,
+                format!("unknown tool `{}`", clip(&entry.record.tool, 64)),
+            );
+        };
+        if let Some(by) = entry.undone_by {
+            return ToolResult::error(
+                ErrorCode::AlreadyUndone,
+                format!(
+                    "journal entry {} was already undone (by entry {by})",
+                    entry.id
+                ),
+            );
+        }
+        let Some(undo) = tool
+            .undo_handler()
+            .filter(|_| entry.record.undo_of.is_none())
+        else {
+            return ToolResult::error(
+                ErrorCode::NotUndoable,
+                format!("`{}` declares no undo", tool.name()),
+            );
+        };
+        let undo = Arc::clone(undo);
+        let call = CallContext::new(entry.record.arguments.clone(), self.registry.deps().clone());
+        let mut request = ConfirmRequest::new(tool, &call);
+        request.label = messages.undo_label.replace("{tool}", tool.label());
+        request.summary = messages
+            .undo_summary
+            .replace("{summary}", &entry.record.summary);
+        request.undo_of = Some(entry.id);
+        let (label, summary) = (request.label.clone(), request.summary.clone());
+        if let Confirmation::Deny { reason } = self.confirmer.confirm(request).await {
+            return ToolResult::Cancelled {
+                reason: reason.unwrap_or_else(|| NOT_CONFIRMED.to_owned()),
+            };
+        }
+        let undo_call = UndoCall {
+            id: entry.id,
+            tool: entry.record.tool.clone(),
+            arguments: entry.record.arguments.clone(),
+            result: entry.record.result.clone(),
+            at_ms: entry.record.at_ms,
+        };
+        let deps = self.registry.deps().clone();
+        let future =
+            match std::panic::catch_unwind(AssertUnwindSafe(|| undo.undo(undo_call, &deps))) {
+                Ok(future) => future,
+                Err(panic) => return ToolError::from_panic(panic).into(),
+            };
+        let result = match AssertUnwindSafe(future).catch_unwind().await {
+            Ok(result) => result,
+            Err(panic) => ToolError::from_panic(panic).into(),
+        };
+        if let ToolResult::Ok { data } = &result {
+            let record = JournalRecord {
+                tool: entry.record.tool.clone(),
+                label,
+                summary,
+                arguments: entry.record.arguments.clone(),
+                result: data.clone(),
+                at_ms: JournalRecord::now_ms(),
+                caller: self.caller,
+                confirmed: Confirmed::Confirmer,
+                undo_of: Some(entry.id),
+            };
+            // The undo ran whatever the journal says (as for any journaled call).
+            let _ = self.registry.journal().record_undo(entry.id, record);
+        }
+        result
     }
 }
 

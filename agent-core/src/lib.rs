@@ -72,6 +72,17 @@
 //! is the fail-closed default: nothing destructive runs without a yes. A per-call predicate
 //! (`#[tool(confirm_if = …)]`) lets harmless calls of a destructive tool skip the question.
 //!
+//! # The journal and undo
+//!
+//! Every destructive call that ran is written to the registry's [`Journal`] — the tool, its
+//! arguments and result, when, who called, whether a person was asked
+//! ([`RegistryBuilder::journal`]: the app's own storage, or a [`MemoryJournal`] by default).
+//! A tool that declares how one of its calls is undone (`#[tool(destructive, undo =
+//! undo_fn)]`, an async fn over the journaled [`UndoCall`]) can be taken back:
+//! [`Dispatcher::undo`] asks the confirmer, like any destructive call, runs the undo fn — which
+//! refuses when the state has moved on — and journals the undo. An [`Agent`] plans "방금 거
+//! 취소해줘" or "undo that" as the undo of the newest call the journal still holds open.
+//!
 //! # The model
 //!
 //! An [`Agent`] drives a [`ChatSession`]. For each user message it asks the tool-choice stage
@@ -151,12 +162,13 @@ pub use session::{
     ToolCall, ToolChoice, TurnInput, TurnRequest,
 };
 pub use tool::{
-    Access, ArgumentError, BoxFuture, CallContext, Caller, Capped, ConfirmPredicate,
-    DEFAULT_MAX_BYTES, DefinitionError, Dep, Deps, ErrorCode, Example, ExampleCall, IntoChoices,
-    IntoToolResult, IntoValueProvider, InvalidArguments, MAX_DEPTH, NOT_CONFIRMED, ReplyFn,
-    ResultCap, Tool, ToolDeclaration, ToolDefinition, ToolDefinitionBuilder, ToolError,
-    ToolHandler, ToolResult, ToolSchema, ValueChoice, ValueProvider, ValueSets, is_valid_tool_name,
-    shape,
+    Access, ArgumentError, BoxFuture, CallContext, Caller, Capped, ConfirmPredicate, Confirmed,
+    DEFAULT_MAX_BYTES, DEFAULT_MEMORY_ENTRIES, DefinitionError, Dep, Deps, ErrorCode, Example,
+    ExampleCall, IntoChoices, IntoToolResult, IntoUndo, IntoValueProvider, InvalidArguments,
+    Journal, JournalEntry, JournalError, JournalRecord, MAX_DEPTH, MemoryJournal, NOT_CONFIRMED,
+    ReplyFn, ResultCap, Tool, ToolDeclaration, ToolDefinition, ToolDefinitionBuilder, ToolError,
+    ToolHandler, ToolResult, ToolSchema, UndoCall, UndoHandler, ValueChoice, ValueProvider,
+    ValueSets, is_valid_tool_name, shape,
 };
 
 /// What `#[tool]`'s generated code uses, so a crate declaring tools needs no direct

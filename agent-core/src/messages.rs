@@ -56,6 +56,19 @@ pub struct Messages {
     pub confirm_question: Cow<'static, str>,
     /// The box a person ticks in that form to let the call run.
     pub confirm_approve: Cow<'static, str>,
+    /// The label of an undo, in its confirmation and the journal: `{tool}` stands for the
+    /// undone tool's label.
+    pub undo_label: Cow<'static, str>,
+    /// The summary of an undo, in its confirmation and the journal: `{summary}` stands for
+    /// the undone call's summary.
+    pub undo_summary: Cow<'static, str>,
+    /// The answer after an undo ran: `{summary}` stands for the undone call's summary.
+    pub undone: Cow<'static, str>,
+    /// The answer when an undo was refused or failed: `{reason}` stands for why.
+    pub undo_failed: Cow<'static, str>,
+    /// The answer when the last call cannot be undone: its tool declares no undo. `{tool}`
+    /// stands for its label.
+    pub not_undoable: Cow<'static, str>,
 }
 
 impl Default for Messages {
@@ -80,6 +93,11 @@ impl Default for Messages {
             chat_channel: "도구 없이 말로 답하는 대화: 인사, 감사, 잡담, 일반적인 질문".into(),
             confirm_question: "이 작업을 수행할까요?".into(),
             confirm_approve: "수행".into(),
+            undo_label: "{tool} 되돌리기".into(),
+            undo_summary: "되돌릴 작업: {summary}".into(),
+            undone: "되돌렸어요. ({summary})".into(),
+            undo_failed: "되돌리지 못했어요: {reason}".into(),
+            not_undoable: "마지막 작업('{tool}')은 되돌릴 수 없어요.".into(),
         }
     }
 }

@@ -36,8 +36,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::tool::{
-    Caller, DefinitionError, Deps, Example, ResultCap, SourceLocation, Tool, ToolDeclaration,
-    ToolDefinition, deps::DepsBuilder,
+    Caller, DefinitionError, Deps, Example, Journal, MemoryJournal, ResultCap, SourceLocation,
+    Tool, ToolDeclaration, ToolDefinition, deps::DepsBuilder,
 };
 
 /// A `#[tool]` fn's entry in the binary-wide list that [`RegistryBuilder::discover`] reads.
@@ -181,6 +181,7 @@ pub struct Registry {
     deps: Deps,
     cap: ResultCap,
     examples: Vec<Example>,
+    journal: Arc<dyn Journal>,
 }
 
 impl Registry {
@@ -251,6 +252,12 @@ impl Registry {
     pub fn deps(&self) -> &Deps {
         &self.deps
     }
+
+    /// The journal every dispatcher over this registry writes the destructive calls that
+    /// ran to (see [`RegistryBuilder::journal`]).
+    pub fn journal(&self) -> &Arc<dyn Journal> {
+        &self.journal
+    }
 }
 
 impl std::fmt::Debug for Registry {
@@ -281,6 +288,7 @@ pub struct RegistryBuilder {
     examples: Vec<Example>,
     /// JSON documents of examples, by name, read when the registry is built.
     example_files: Vec<(String, String)>,
+    journal: Option<Arc<dyn Journal>>,
 }
 
 /// A JSON document of examples: the examples, or sections of them, each with an optional
@@ -382,6 +390,14 @@ impl RegistryBuilder {
         self
     }
 
+    /// Where the destructive calls that ran, and their undos, are journaled: the app's own
+    /// storage, so the journal survives a restart and can be shown as an audit log. Without
+    /// one the registry keeps a [`MemoryJournal`].
+    pub fn journal(mut self, journal: impl Journal) -> Self {
+        self.journal = Some(Arc::new(journal));
+        self
+    }
+
     /// A time limit for tools that set none themselves.
     pub fn default_timeout(mut self, timeout: Duration) -> Self {
         self.default_timeout = Some(timeout);
@@ -439,6 +455,9 @@ impl RegistryBuilder {
             deps,
             cap: self.cap,
             examples,
+            journal: self
+                .journal
+                .unwrap_or_else(|| Arc::new(MemoryJournal::new())),
         };
         for example in registry.examples() {
             check_example(&registry, example)?;

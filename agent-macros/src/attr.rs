@@ -23,6 +23,7 @@ pub(crate) const KEYS: &[&str] = &[
     "access",
     "example",
     "reply",
+    "undo",
     "crate",
 ];
 
@@ -63,6 +64,8 @@ pub(crate) struct ToolAttr {
     pub(crate) examples: Vec<ExampleAttr>,
     /// `reply = fn_path`: the tool's own sentence about a successful result.
     pub(crate) reply: Option<Expr>,
+    /// `undo = fn_path`: how a call that ran is undone.
+    pub(crate) undo: Option<Expr>,
     /// `crate = path`: where `agent_core` is, for a renamed dependency.
     pub(crate) krate: Option<syn::Path>,
 }
@@ -195,6 +198,15 @@ impl ToolAttr {
                     "`reply` needs a fn over the result data: `reply = describe_result` with `fn(&serde_json::Value) -> Option<String>`",
                 )? {
                     set(cx, &mut self.reply, expr, &key, span);
+                }
+            }
+            "undo" => {
+                if let Some(expr) = required_value(
+                    cx,
+                    &meta,
+                    "`undo` needs an async fn that reverses one journaled call: `undo = undo_add` with `async fn(UndoCall, Dep<T>) -> Result<T, E>`",
+                )? {
+                    set(cx, &mut self.undo, expr, &key, span);
                 }
             }
             "crate" => {

@@ -352,6 +352,10 @@ fn generate(attr: &ToolAttr, tool: &ToolFn, krate: &syn::Path) -> TokenStream {
         .reply
         .as_ref()
         .map(|expr| quote_spanned!(expr.span()=> .reply(#expr)));
+    let undo = attr
+        .undo
+        .as_ref()
+        .map(|expr| quote_spanned!(expr.span()=> .undo(#expr)));
     let constraints = tool.arguments().flat_map(|param| {
         let name = &param.json_name;
         param
@@ -447,6 +451,7 @@ fn generate(attr: &ToolAttr, tool: &ToolFn, krate: &syn::Path) -> TokenStream {
                     #(#copied)*
                     #(#constraints)*
                     #reply
+                    #undo
                     #confirm_if
                     #summary
                     #timeout

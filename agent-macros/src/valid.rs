@@ -165,6 +165,14 @@ fn check_attr(cx: &Ctxt, attr: &ToolAttr, tool: &ToolFn) {
             );
         }
     }
+    if let Some(expr) = &attr.undo
+        && !attr.is_destructive()
+    {
+        cx.error_spanned_by(
+            expr,
+            "`undo` reverses a call that changed something; only a destructive tool's calls are journaled and undone — add `destructive`",
+        );
+    }
     for example in &attr.examples {
         check_example(cx, example, tool);
     }

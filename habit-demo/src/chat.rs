@@ -132,6 +132,7 @@ impl<S: ChatSession> Chat<S> {
             }
             Command::Tools => commands::print_tools(&self.ui, self.agent.registry()),
             Command::Habits => commands::print_habits(&self.ui, &self.coach),
+            Command::History => commands::print_history(&self.ui, self.agent.registry()),
             Command::Help => commands::print_help(&self.ui),
             Command::Unknown(word) => {
                 self.ui.line(Style::Warn, &commands::unknown_line(&word));

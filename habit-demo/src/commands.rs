@@ -1,4 +1,4 @@
-//! The slash commands of the chat: `/new`, `/tools`, `/habits`, `/help`, `/quit`.
+//! The slash commands of the chat: `/new`, `/tools`, `/habits`, `/history`, `/help`, `/quit`.
 //!
 //! [`parse`] decides whether a line is a command at all (it starts with `/`); anything else is
 //! a message for the model. An unknown command gets a line naming the real ones, with a
@@ -7,6 +7,7 @@
 use agent_core::Registry;
 use habit_tools::Coach;
 
+use crate::inert::clip;
 use crate::ui::{Style, Ui, one_line};
 
 /// A command typed in the chat.
@@ -18,6 +19,8 @@ pub(crate) enum Command {
     Tools,
     /// `/habits`: the active habits and their streaks, from the database.
     Habits,
+    /// `/history`: the journal of writes that ran, and their undos, from the database.
+    History,
     /// `/help`: the commands.
     Help,
     /// `/quit`: leave.
@@ -33,6 +36,12 @@ const COMMANDS: &[(&str, &[&str], Command, &str)] = &[
         &[],
         Command::Habits,
         "내 습관과 연속 기록 (DB에서 바로 읽음)",
+    ),
+    (
+        "/history",
+        &[],
+        Command::History,
+        "실행된 쓰기 작업 기록 — 누가 확인했는지, 되돌렸는지 (\"방금 거 취소해줘\"로 되돌리기)",
     ),
     (
         "/tools",
@@ -204,6 +213,102 @@ pub(crate) fn print_habits(ui: &Ui, coach: &Coach) {
     }
 }
 
+/// How many journal entries `/history` shows.
+const HISTORY_ENTRIES: usize = 20;
+/// Characters of one stored text `/history` shows before clipping it.
+const HISTORY_TEXT: usize = 120;
+
+/// Prints `/history`: the newest journal entries, oldest of them first — when, what (label
+/// and summary), with which arguments, who confirmed, and which were undone. Everything in
+/// an entry was stored from a model's or a client's call, so each text is clipped here and
+/// made inert by [`Ui`] like every other line.
+pub(crate) fn print_history(ui: &Ui, registry: &Registry) {
+    let entries = match registry.journal().recent(HISTORY_ENTRIES) {
+        Ok(entries) => entries,
+        Err(error) => {
+            ui.error(&format!("작업 기록을 읽지 못했습니다: {error}"));
+            return;
+        }
+    };
+    ui.line(
+        Style::Bold,
+        &format!("작업 기록 — 최근 {}개 (오래된 것부터)", entries.len()),
+    );
+    if entries.is_empty() {
+        ui.line(
+            Style::Dim,
+            "  아직 실행된 쓰기 작업이 없습니다. 습관 추가·기록이 여기에 남습니다.",
+        );
+        return;
+    }
+    for entry in entries.iter().rev() {
+        let record = &entry.record;
+        let who = match record.confirmed {
+            agent_core::Confirmed::Confirmer => "확인 후 실행",
+            agent_core::Confirmed::NotAsked => "확인 없이 실행(해가 없는 호출)",
+            _ => "실행",
+        };
+        let caller = match record.caller {
+            agent_core::Caller::App => "앱의 코치",
+            agent_core::Caller::Assistant => "외부 어시스턴트(MCP)",
+            _ => "시스템",
+        };
+        let state = match (record.undo_of, entry.undone_by) {
+            (Some(of), _) => format!(" · #{of}을(를) 되돌림"),
+            (None, Some(by)) => format!(" · 되돌려짐(#{by})"),
+            (None, None) => String::new(),
+        };
+        ui.line(
+            Style::Plain,
+            &format!(
+                "  #{} {} {} — {}",
+                entry.id,
+                when(record.at_ms),
+                clip(&record.label, 40),
+                clip(&record.summary, HISTORY_TEXT)
+            ),
+        );
+        ui.line(
+            Style::Dim,
+            &format!(
+                "     {}{state} · {caller} · {who}",
+                arguments(&record.arguments)
+            ),
+        );
+    }
+}
+
+/// A journaled call's arguments as `name=value, …`, each value clipped.
+fn arguments(arguments: &serde_json::Value) -> String {
+    let Some(object) = arguments.as_object().filter(|o| !o.is_empty()) else {
+        return "인자 없음".to_owned();
+    };
+    object
+        .iter()
+        .filter(|(_, value)| !value.is_null())
+        .map(|(name, value)| {
+            let value = match value {
+                serde_json::Value::String(text) => text.clone(),
+                other => other.to_string(),
+            };
+            format!("{}={}", clip(name, 40), clip(&value, 60))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// When a journal entry ran, in the local time zone, to the minute.
+fn when(at_ms: i64) -> String {
+    jiff::Timestamp::from_millisecond(at_ms).map_or_else(
+        |_| "(시각 불명)".to_owned(),
+        |at| {
+            at.to_zoned(jiff::tz::TimeZone::system())
+                .strftime("%Y-%m-%d %H:%M")
+                .to_string()
+        },
+    )
+}
+
 /// Pads `text` with spaces to `width` terminal columns (Hangul counts two).
 fn pad(text: &str, width: usize) -> String {
     let columns: usize = text.chars().map(|c| if is_wide(c) { 2 } else { 1 }).sum();
@@ -234,7 +339,10 @@ mod tests {
     #[test]
     fn unknown_commands_get_a_helpful_line() {
         let line = unknown_line("/hab");
-        assert!(line.contains("/habits /tools /new /help /quit"), "{line}");
+        assert!(
+            line.contains("/habits /history /tools /new /help /quit"),
+            "{line}"
+        );
         assert!(line.ends_with("혹시 /habits ?"), "{line}");
         assert!(unknown_line("/tols").ends_with("혹시 /tools ?"));
         assert!(!unknown_line("/zzzzzz").contains("혹시"));

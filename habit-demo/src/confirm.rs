@@ -153,6 +153,7 @@ mod tests {
             summary: "'걷기' 습관을 추가합니다".into(),
             arguments: Vec::new(),
             args: json!({}),
+            undo_of: None,
         }
     }
 

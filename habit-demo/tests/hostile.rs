@@ -172,6 +172,35 @@ fn stored_texts_cannot_forge_lines_in_the_habit_list() {
 }
 
 #[test]
+fn stored_journal_entries_cannot_forge_lines_in_the_history() {
+    let sandbox = Sandbox::new();
+    let _ = sandbox.coach();
+    let conn = rusqlite::Connection::open(sandbox.db()).expect("open");
+    let forged = "걷기\n  #9 2026-01-01 00:00 안전한 조회 — \x1b]52;c;eA==\x07\u{202e}";
+    conn.execute(
+        "INSERT INTO journal (tool, label, summary, arguments, result, at_ms, caller, confirmed)
+         VALUES ('add_habit', ?1, ?2, ?3, '{}', 0, 'app', 'confirmer')",
+        [
+            "습관 추가\x1b[2J",
+            &format!("{forged}{}", "가".repeat(5_000)),
+            &serde_json::json!({ "framed_text": forged, "x\nkey": 1 }).to_string(),
+        ],
+    )
+    .expect("insert");
+    drop(conn);
+    let (out, _) = sandbox.run_script(&json!([]), "/history\n", &[]);
+    out.assert_success();
+    assert_inert(&out);
+    assert!(
+        !out.stdout.lines().any(|l| l.trim_start().starts_with("#9")),
+        "{out}"
+    );
+    assert!(out.stdout.contains("걷기\\n  #9"), "{out}");
+    assert!(out.stdout.contains("자)"), "a clip marker\n{out}");
+    assert!(out.stdout.len() < 10_000, "clipped\n{out}");
+}
+
+#[test]
 fn an_overlong_line_is_refused_with_a_clear_message() {
     let sandbox = Sandbox::new();
     let script = json!(["짧은 답."]);

@@ -157,7 +157,7 @@ fn unknown_commands_get_a_helpful_line_and_never_reach_the_model() {
     out.assert_success();
     assert!(
         out.stdout.contains(
-            "알 수 없는 명령어입니다: /foo — 쓸 수 있는 명령어: /habits /tools /new /help /quit"
+            "알 수 없는 명령어입니다: /foo — 쓸 수 있는 명령어: /habits /history /tools /new /help /quit"
         ),
         "{out}"
     );
@@ -393,4 +393,53 @@ fn a_locked_database_is_one_line() {
     let (out, _) = sandbox.run_script(&json!([]), "", &[]);
     assert_one_error(&out, "습관 DB가 다른 프로그램에 잠겨 있습니다");
     drop(holder);
+}
+
+#[test]
+fn take_it_back_undoes_the_last_write_after_a_yes_and_history_shows_it_after_a_restart() {
+    let sandbox = Sandbox::new();
+    // Only the add is scripted: the undo is planned and answered by the runtime.
+    let (out, _) = sandbox.run_script(
+        &add_habit_script(),
+        "아침 걷기 습관 추가해줘\ny\n방금 거 취소해줘\ny\n",
+        &[],
+    );
+    out.assert_success();
+    for expected in [
+        "이 작업을 수행할까요? (습관 추가 되돌리기)",
+        &format!("▶ 되돌릴 작업: '{FRAMED}' 습관을 추가합니다"),
+        &format!("되돌렸어요. ('{FRAMED}' 습관을 추가합니다)"),
+    ] {
+        assert!(out.stdout.contains(expected), "{expected:?}\n{out}");
+    }
+    assert_eq!(habit_count(&sandbox), 0, "{out}");
+
+    let (out, _) = sandbox.run_script(&json!([]), "/history\n", &[]);
+    out.assert_success();
+    for expected in [
+        "작업 기록 — 최근 2개 (오래된 것부터)",
+        "#1 ",
+        &format!("습관 추가 — '{FRAMED}' 습관을 추가합니다"),
+        "되돌려짐(#2)",
+        "습관 추가 되돌리기 — 되돌릴 작업:",
+        "#1을(를) 되돌림",
+        "앱의 코치 · 확인 후 실행",
+        "protocol_id=build.morning-walk",
+    ] {
+        assert!(out.stdout.contains(expected), "{expected:?}\n{out}");
+    }
+}
+
+#[test]
+fn a_declined_undo_changes_nothing() {
+    let sandbox = Sandbox::new();
+    let (out, _) = sandbox.run_script(
+        &add_habit_script(),
+        "아침 걷기 습관 추가해줘\ny\nundo that\nn\n",
+        &[],
+    );
+    out.assert_success();
+    assert!(out.stdout.contains("습관 추가 되돌리기"), "{out}");
+    assert!(out.stdout.contains("실행하지 않았어요"), "{out}");
+    assert_eq!(habit_count(&sandbox), 1, "{out}");
 }

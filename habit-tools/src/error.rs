@@ -96,6 +96,12 @@ pub enum HabitError {
         reason: String,
     },
 
+    /// An undo that would no longer restore the state before the call: what the call wrote
+    /// was changed since (the habit was logged, archived; the entry was changed). The reason
+    /// is shown to the person as it is. `code`: `state_changed`.
+    #[error("{0}")]
+    StateChanged(String),
+
     /// The database could not be opened, read or written. `code`: `storage`.
     #[error(transparent)]
     Storage(#[from] StoreError),
@@ -114,6 +120,7 @@ impl HabitError {
             Self::FutureDate { .. } => "future_date",
             Self::InvalidText { .. } => "invalid_text",
             Self::InvalidValue { .. } => "invalid_value",
+            Self::StateChanged(_) => "state_changed",
             Self::Storage(_) => "storage",
         }
     }

@@ -211,10 +211,12 @@ pub mod tools;
 
 pub use catalog::{CatalogItem, CatalogSearch, ProtocolDetails, ProtocolInfo, catalog};
 pub use clock::{Clock, FixedClock, SystemClock};
-pub use coach::{ActiveHabit, ActiveHabits, AddedHabit, Coach, LoggedEntry, NewEntry, NewHabit};
+pub use coach::{
+    ActiveHabit, ActiveHabits, AddedHabit, Coach, LoggedEntry, NewEntry, NewHabit, UndoneEntry,
+};
 pub use error::{HabitError, StoreError};
 pub use jiff::civil::Date;
 pub use model::{HabitType, TrackerValue};
-pub use store::{Store, StoreOptions};
+pub use store::{SqliteJournal, Store, StoreOptions};
 pub use streak::{StreakSummary, Tier};
 pub use tools::{COACH_INSTRUCTIONS, TOOL_NAMES, registry_builder};

@@ -18,7 +18,7 @@ use crate::layer::confirm::{Confirmer, DenyAll};
 use crate::messages::Messages;
 use crate::registry::Registry;
 use crate::session::{ResultMessage, ToolCall};
-use crate::tool::{ErrorCode, ToolResult};
+use crate::tool::{ErrorCode, JournalEntry, ToolResult};
 
 /// The part of an agent that runs calls; see the module doc.
 pub(super) struct Calls {
@@ -138,6 +138,46 @@ impl Calls {
             });
         }
         Ok(results)
+    }
+
+    /// Runs the undo of the journaled call `entry` (see
+    /// [`Dispatcher::undo`](crate::Dispatcher::undo)), announced and answered as events like
+    /// any call: the undo is confirmed by the same confirmer, under the undo's label.
+    pub(super) async fn undo(
+        &mut self,
+        entry: &JournalEntry,
+        turn: &mut Turn,
+        messages: &Messages,
+    ) -> ToolResult {
+        let name = entry.record.tool.clone();
+        let label = messages
+            .undo_label
+            .replace("{tool}", &self.label(&entry.record.tool));
+        let call_id = self.next_call_id;
+        self.next_call_id += 1;
+        self.reporter.emit(AgentEvent::ToolCallRequested {
+            call_id,
+            name: name.clone(),
+            label: label.clone(),
+            args: entry.record.arguments.clone(),
+        });
+        self.reporter.call_id.store(call_id, Ordering::SeqCst);
+        let result = self.dispatcher.undo(entry, messages).await;
+        turn.completed.push(CompletedCall {
+            name: name.clone(),
+            label: label.clone(),
+            result: result.clone(),
+        });
+        let capped = self.registry.result_cap().apply(&result);
+        self.reporter.emit(AgentEvent::ToolResult {
+            call_id,
+            name,
+            label,
+            result: result.clone(),
+            sent: capped.value,
+            truncated: capped.truncated,
+        });
+        result
     }
 
     /// Answers a call that may not run (the turn's limit, or no call was allowed) with a

@@ -16,7 +16,7 @@ use crate::choice::{Chooser, Conversation, Step};
 use crate::messages::Messages;
 use crate::registry::Registry;
 use crate::session::{ChatEvent, ChatSession, ToolCall, ToolChoice, TurnInput, TurnRequest};
-use crate::tool::{Example, ValueSets};
+use crate::tool::{ErrorCode, Example, JournalEntry, ToolResult, ValueSets};
 
 /// The default cap on model turns per user message.
 pub const DEFAULT_MAX_TURNS: usize = 4;
@@ -133,6 +133,10 @@ impl<S: ChatSession> Agent<S> {
                 &mut evidence,
             )
             .await?;
+        if let Some(entry) = plan.undo() {
+            let entry = entry.clone();
+            return self.undo(text, &entry).await;
+        }
         if plan.model_decides() {
             return self.model_decides(text, Arc::clone(plan.values())).await;
         }
@@ -223,6 +227,42 @@ impl<S: ChatSession> Agent<S> {
             held_back: None,
         });
         self.finish(answer, turn)
+    }
+
+    /// Takes back the journaled call `entry`, as the request asked, and answers without the
+    /// model: the undo is the runtime's own action, so are its words — what was undone, why
+    /// it could not be, or that nothing ran without a yes. The exchange joins the model's
+    /// history as the person saw it.
+    async fn undo(&mut self, text: &str, entry: &JournalEntry) -> Result<String, AgentError> {
+        let mut turn = Turn::new();
+        let result = self.calls.undo(entry, &mut turn, &self.messages).await;
+        let answer = match &result {
+            ToolResult::Ok { .. } => {
+                turn.last = Some(Outcome::Ok);
+                self.messages
+                    .undone
+                    .replace("{summary}", &entry.record.summary)
+            }
+            ToolResult::Cancelled { .. } => {
+                turn.last = Some(Outcome::Cancelled);
+                self.messages.after_cancel.to_string()
+            }
+            ToolResult::Error(error) => {
+                turn.last = Some(Outcome::Error);
+                if error.is(ErrorCode::NotUndoable) {
+                    self.messages
+                        .not_undoable
+                        .replace("{tool}", &self.calls.label(&entry.record.tool))
+                } else {
+                    self.messages
+                        .undo_failed
+                        .replace("{reason}", error.reason())
+                }
+            }
+        };
+        self.session.record_exchange(text, &answer);
+        self.emit(AgentEvent::TextDelta(answer.clone()));
+        self.finish(answer, &turn)
     }
 
     /// The closing model turn: text only. After results the answer is held back until it

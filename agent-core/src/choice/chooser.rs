@@ -304,6 +304,11 @@ impl Chooser {
     /// does not name keeps the value the conversation is about. With an empty conversation
     /// it is [`plan`](Self::plan).
     ///
+    /// Before any of that, a message that asks to take back the last action ("방금 거
+    /// 취소해줘", "undo that") while the journal holds a call it may undo is planned as that
+    /// undo ([`TurnPlan::undo`]) — in every app, whatever its examples; with nothing to undo
+    /// it is chosen for like any message.
+    ///
     /// # Errors
     /// Whatever `evidence` fails with.
     pub async fn plan_in<E: Evidence>(
@@ -317,6 +322,12 @@ impl Chooser {
         let mut current = values::narrowed(tools, &request);
         let mut first = current.clone();
         values::rank(&mut first, self.router(), &request, None);
+        if request.asks_undo()
+            && let Some(entry) = tools.last_undoable()
+        {
+            let decision = self.decision(Vec::new(), Vec::new(), Vec::new());
+            return Ok(TurnPlan::new(request, decision, current, first, false).with_undo(entry));
+        }
         if self.strategy == Strategy::Model {
             let decision = self.decision(Vec::new(), Vec::new(), Vec::new());
             return Ok(TurnPlan::new(request, decision, current, first, true));

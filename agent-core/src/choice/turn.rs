@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::decision::Decision;
 use crate::request::Request;
-use crate::tool::{Example, ValueSets};
+use crate::tool::{Example, JournalEntry, ValueSets};
 
 /// What to do with one message: the [`Decision`] (the tools in order, or none, and the
 /// evidence), the values the first step may take, and the worked example to show before an
@@ -22,6 +22,8 @@ pub struct TurnPlan {
     /// write.
     pub(super) carried: Vec<String>,
     model_decides: bool,
+    /// The journaled call the request asks to undo.
+    undo: Option<JournalEntry>,
 }
 
 impl TurnPlan {
@@ -39,7 +41,21 @@ impl TurnPlan {
             first: Arc::new(first),
             carried: Vec::new(),
             model_decides,
+            undo: None,
         }
+    }
+
+    /// The plan to undo `entry`, the call the request asks to take back.
+    pub(super) fn with_undo(mut self, entry: JournalEntry) -> Self {
+        self.undo = Some(entry);
+        self
+    }
+
+    /// The journaled call the request asks to take back ("방금 거 취소해줘", "undo that"):
+    /// the newest call that may still be undone. Then the plan calls no tool; the agent
+    /// asks [`Dispatcher::undo`](crate::Dispatcher::undo) instead.
+    pub fn undo(&self) -> Option<&JournalEntry> {
+        self.undo.as_ref()
     }
 
     /// The plan with `carried`: parameters of the first step the conversation gave a value.

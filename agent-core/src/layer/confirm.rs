@@ -20,7 +20,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::tool::{BoxFuture, CallContext, NOT_CONFIRMED, ToolDefinition, ToolHandler, ToolResult};
+use crate::tool::{
+    BoxFuture, CallContext, Confirmed, NOT_CONFIRMED, ToolDefinition, ToolHandler, ToolResult,
+};
 
 /// What a confirmer is shown about a destructive call.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,6 +39,9 @@ pub struct ConfirmRequest {
     pub arguments: Vec<ConfirmArgument>,
     /// The validated arguments as JSON, exactly as the tool receives them.
     pub args: Value,
+    /// For the undo of a journaled call, that entry's id: the arguments are the undone
+    /// call's, and the label and summary say it is being undone.
+    pub undo_of: Option<u64>,
 }
 
 /// One argument of a call being confirmed.
@@ -93,6 +98,7 @@ impl ConfirmRequest {
             summary: tool.summarize(&args),
             arguments,
             args,
+            undo_of: None,
         }
     }
 }
@@ -253,11 +259,11 @@ impl ToolHandler for ConfirmGate {
         let confirmer = Arc::clone(&self.confirmer);
         Box::pin(async move {
             if !tool.needs_confirmation(call.args()) {
-                return inner.call(call).await;
+                return inner.call(call.confirmed(Confirmed::NotAsked)).await;
             }
             let request = ConfirmRequest::new(&tool, &call);
             match confirmer.confirm(request).await {
-                Confirmation::Approve => inner.call(call).await,
+                Confirmation::Approve => inner.call(call.confirmed(Confirmed::Confirmer)).await,
                 Confirmation::Deny { reason } => ToolResult::Cancelled {
                     reason: reason.unwrap_or_else(|| NOT_CONFIRMED.to_owned()),
                 },

@@ -238,6 +238,7 @@ mod tests {
                 },
             ],
             args: json!({"protocol_id": "build.morning-walk", "frame_level": 2}),
+            undo_of: None,
         }
     }
 

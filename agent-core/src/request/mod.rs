@@ -13,6 +13,7 @@
 //! | `labels.rs` | free-text values a request labels ("메모: …") |
 //! | `params.rs` | a tool's parameters read against a request: narrowed values, what was said |
 //! | `ordinal.rs` | which item of a list a request points at ("두 번째 거", "the first one") |
+//! | `undo.rs` | whether a request asks to take back the last action ("방금 거 취소해줘", "undo that") |
 
 mod labels;
 mod mentions;
@@ -20,6 +21,7 @@ mod numbers;
 mod ordinal;
 mod params;
 mod text;
+mod undo;
 
 pub(crate) use mentions::mentioned;
 pub(crate) use numbers::numbers_written;

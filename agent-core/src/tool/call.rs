@@ -24,12 +24,29 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 pub struct CallContext {
     args: Value,
     deps: Deps,
+    confirmed: Option<Confirmed>,
 }
 
 impl CallContext {
     /// Only the dispatcher creates contexts (see the module doc).
     pub(crate) fn new(args: Value, deps: Deps) -> Self {
-        Self { args, deps }
+        Self {
+            args,
+            deps,
+            confirmed: None,
+        }
+    }
+
+    /// The context once the confirmation gate let the call through, and how.
+    pub(crate) fn confirmed(mut self, how: Confirmed) -> Self {
+        self.confirmed = Some(how);
+        self
+    }
+
+    /// How the confirmation gate let this call through; `None` for a tool that is not
+    /// destructive.
+    pub fn confirmation(&self) -> Option<Confirmed> {
+        self.confirmed
     }
 
     /// The arguments, already validated against the tool's schema.
@@ -63,7 +80,36 @@ impl fmt::Debug for CallContext {
         f.debug_struct("CallContext")
             .field("args", &self.args)
             .field("deps", &self.deps)
+            .field("confirmed", &self.confirmed)
             .finish()
+    }
+}
+
+/// How a journaled call got to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Confirmed {
+    /// A confirmer answered yes: the dialog, the terminal prompt, an MCP client's form — or
+    /// a stock confirmer such as [`ApproveAll`](crate::ApproveAll) an app chose.
+    Confirmer,
+    /// The tool's per-call predicate (`confirm_if`) said this call needs no question.
+    NotAsked,
+}
+
+impl Confirmed {
+    /// The stored form: `confirmer` or `not_asked`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Confirmer => "confirmer",
+            Self::NotAsked => "not_asked",
+        }
+    }
+
+    /// The value whose [`as_str`](Self::as_str) is `text`.
+    pub fn parse(text: &str) -> Option<Self> {
+        [Self::Confirmer, Self::NotAsked]
+            .into_iter()
+            .find(|c| c.as_str() == text)
     }
 }
 

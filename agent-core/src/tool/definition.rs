@@ -20,6 +20,7 @@ use super::error::DefinitionError;
 use super::example::Example;
 use super::schema::{ToolSchema, check_enforced};
 use super::summary::{Summary, SummaryTemplate};
+use super::undo::{IntoUndo, UndoHandler};
 use super::validate;
 use super::values::{IntoValueProvider, ValueChoice, ValueProvider};
 
@@ -125,6 +126,7 @@ pub struct ToolDefinition {
     pub(crate) values: Vec<(String, ValueProvider)>,
     pub(crate) from_request: Vec<String>,
     pub(crate) reply: Option<ReplyFn>,
+    pub(crate) undo: Option<Arc<dyn UndoHandler>>,
 }
 
 /// What the model sees of a tool: its name, description and the JSON Schema of its
@@ -174,6 +176,7 @@ impl ToolDefinition {
             values: Vec::new(),
             from_request: Vec::new(),
             reply: None,
+            undo: None,
             constraints: Vec::new(),
         }
     }
@@ -327,6 +330,12 @@ impl ToolDefinition {
             .collect()
     }
 
+    /// How a call of this tool is undone, if it can be (see
+    /// [`ToolDefinitionBuilder::undo`]).
+    pub fn undo_handler(&self) -> Option<&Arc<dyn UndoHandler>> {
+        self.undo.as_ref()
+    }
+
     /// The tool's own sentence about a successful result's `data`, if it has one (see
     /// [`ToolDefinitionBuilder::reply`]).
     pub fn reply(&self, data: &Value) -> Option<String> {
@@ -397,6 +406,7 @@ pub struct ToolDefinitionBuilder {
     values: Vec<(String, ValueProvider)>,
     from_request: Vec<String>,
     reply: Option<ReplyFn>,
+    undo: Option<Arc<dyn UndoHandler>>,
     /// `(param, attribute)`: a `#[schemars(range | length | regex …)]` the macro saw, which
     /// must have left a keyword in that argument's schema.
     constraints: Vec<(&'static str, &'static str)>,
@@ -556,6 +566,20 @@ impl ToolDefinitionBuilder {
         self
     }
 
+    /// How a call of this destructive tool that ran is undone: an async fn that reverses
+    /// one journaled call (see [`UndoCall`](crate::UndoCall)), `async fn(UndoCall) -> Result<T, E>` or
+    /// `async fn(UndoCall, Dep<T>) -> Result<T, E>`. "방금 거 취소해줘" / "undo that" then
+    /// plans the undo of the last call the journal holds, confirmed like any destructive
+    /// call. [`build`](Self::build) refuses an undo on a tool that is not destructive.
+    pub fn undo<M>(mut self, undo: impl IntoUndo<M>) -> Self {
+        let undo = undo.into_undo();
+        if let Some(dependency) = undo.dependency() {
+            self = self.dependency(dependency);
+        }
+        self.undo = Some(undo);
+        self
+    }
+
     /// Used by `#[tool]`: `param` carries `#[schemars(attribute(…))]`, so its schema must show
     /// the limit; [`build`](Self::build) fails when schemars dropped it because it does not
     /// apply to the type (a `range` on a `String`), instead of the limit silently vanishing.
@@ -584,6 +608,9 @@ impl ToolDefinitionBuilder {
         let Some(handler) = self.handler else {
             return Err(DefinitionError::MissingHandler(name.into_owned()));
         };
+        if self.undo.is_some() && !self.destructive {
+            return Err(DefinitionError::UndoWithoutDestructive(name.into_owned()));
+        }
         let schema = self.schema.unwrap_or_else(|| {
             ToolSchema::from_validation(serde_json::json!({"type": "object", "properties": {}}))
         });
@@ -689,6 +716,7 @@ impl ToolDefinitionBuilder {
             values: self.values,
             from_request: self.from_request,
             reply: self.reply,
+            undo: self.undo,
         })
     }
 }

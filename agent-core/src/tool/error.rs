@@ -26,6 +26,10 @@ pub enum ErrorCode {
     RepeatedCall,
     /// The model was still calling tools at the agent's turn limit.
     TurnLimit,
+    /// An undo was asked of a call whose tool declares no undo.
+    NotUndoable,
+    /// An undo was asked of a call that was already undone.
+    AlreadyUndone,
     /// Over MCP, the result of a tool that declares an output schema was over the result cap:
     /// cut, it would no longer be what the schema promises, so it is not sent.
     ResultTooLarge,
@@ -33,18 +37,20 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 7] = [
+    pub const ALL: [ErrorCode; 9] = [
         Self::UnknownTool,
         Self::Validation,
         Self::HandlerError,
         Self::Timeout,
         Self::RepeatedCall,
         Self::TurnLimit,
+        Self::NotUndoable,
+        Self::AlreadyUndone,
         Self::ResultTooLarge,
     ];
 
     /// The wire form: `unknown_tool`, `validation`, `handler_error`, `timeout`,
-    /// `repeated_call`, `turn_limit`, `result_too_large`.
+    /// `repeated_call`, `turn_limit`, `not_undoable`, `already_undone`, `result_too_large`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Self::UnknownTool => "unknown_tool",
@@ -53,6 +59,8 @@ impl ErrorCode {
             Self::Timeout => "timeout",
             Self::RepeatedCall => "repeated_call",
             Self::TurnLimit => "turn_limit",
+            Self::NotUndoable => "not_undoable",
+            Self::AlreadyUndone => "already_undone",
             Self::ResultTooLarge => "result_too_large",
         }
     }
@@ -163,6 +171,11 @@ pub enum DefinitionError {
     /// The label is empty.
     #[error("tool `{0}` has an empty label")]
     EmptyLabel(String),
+    /// An undo was given to a tool that is not destructive.
+    #[error(
+        "tool `{0}` declares an undo but is not destructive; only calls that change something are journaled and undone"
+    )]
+    UndoWithoutDestructive(String),
     /// No handler was given.
     #[error("tool `{0}` has no handler")]
     MissingHandler(String),

@@ -6,7 +6,7 @@
 //! | file | owns |
 //! |---|---|
 //! | `definition.rs` | [`ToolDefinition`] and its builder, [`ToolDeclaration`], [`Tool`], [`Access`]/[`Caller`] |
-//! | `call.rs` | [`CallContext`], [`ToolHandler`], [`Injected`] |
+//! | `call.rs` | [`CallContext`], [`ToolHandler`], [`Injected`], [`Confirmed`] |
 //! | `result.rs` | [`ToolResult`], [`IntoToolResult`] |
 //! | `returns.rs` | how `#[tool]`'s handler converts a fn's return value, chosen by its type |
 //! | `error.rs` | [`ToolError`], [`ErrorCode`], [`DefinitionError`] |
@@ -17,6 +17,8 @@
 //! | `validate.rs` | the validation gate's rules: depth, schema, deserialization |
 //! | `summary.rs` | confirmation summaries |
 //! | `cap.rs` | [`ResultCap`] |
+//! | `journal.rs` | [`Journal`]: the destructive calls that ran, and their undos |
+//! | `undo.rs` | [`UndoCall`], [`IntoUndo`]: how a tool's call is undone |
 
 pub(crate) mod call;
 pub(crate) mod cap;
@@ -24,14 +26,16 @@ pub(crate) mod definition;
 pub(crate) mod deps;
 pub(crate) mod error;
 pub(crate) mod example;
+pub(crate) mod journal;
 pub(crate) mod result;
 pub(crate) mod returns;
 pub(crate) mod schema;
 pub(crate) mod summary;
+pub(crate) mod undo;
 pub(crate) mod validate;
 pub(crate) mod values;
 
-pub use call::{BoxFuture, CallContext, Injected, ToolHandler};
+pub use call::{BoxFuture, CallContext, Confirmed, Injected, ToolHandler};
 pub use cap::{Capped, DEFAULT_MAX_BYTES, ResultCap};
 pub use definition::{
     Access, Caller, ConfirmPredicate, ReplyFn, SourceLocation, Tool, ToolDeclaration,
@@ -40,7 +44,11 @@ pub use definition::{
 pub use deps::{Dep, Dependency, Deps};
 pub use error::{DefinitionError, ErrorCode, ToolError};
 pub use example::{Example, ExampleCall};
+pub use journal::{
+    DEFAULT_MEMORY_ENTRIES, Journal, JournalEntry, JournalError, JournalRecord, MemoryJournal,
+};
 pub use result::{IntoToolResult, NOT_CONFIRMED, ToolResult};
 pub use schema::{ToolSchema, shape};
+pub use undo::{IntoUndo, UndoCall, UndoHandler};
 pub use validate::{ArgumentError, ArgumentReader, InvalidArguments, MAX_DEPTH};
 pub use values::{IntoChoices, IntoValueProvider, ValueChoice, ValueProvider, ValueSets};

@@ -1,6 +1,8 @@
-//! `add_habit` and `list_active_habits` (plus `archive_habit`, which frees an R3 slot): R8,
-//! R7 and the text rules before the write, R3 and "one active habit per protocol" inside it.
+//! `add_habit` and `list_active_habits` (plus `archive_habit`, which frees an R3 slot, and
+//! `undo_add_habit`): R8, R7 and the text rules before the write, R3 and "one active habit per
+//! protocol" inside it.
 
+use rusqlite::OptionalExtension;
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -217,6 +219,42 @@ impl Coach {
         })
     }
 
+    /// Undoes one `add_habit` of habit `habit_id`: the habit leaves the active list (it is
+    /// archived, like [`archive_habit`](Self::archive_habit), not deleted).
+    ///
+    /// Refused (`state_changed`) when the state has moved on since: the habit was logged
+    /// (undo those entries first, or archive it) or is no longer active.
+    pub fn undo_add_habit(&self, habit_id: i64) -> Result<(), HabitError> {
+        self.store.write(|tx| {
+            let active: Option<bool> = tx
+                .query_row("SELECT active FROM habits WHERE id = ?1", [habit_id], |r| {
+                    r.get(0)
+                })
+                .optional()?;
+            match active {
+                None => return Err(habit_not_found(habit_id)),
+                Some(false) => {
+                    return Err(HabitError::StateChanged(format!(
+                        "{habit_id}번 습관은 이미 목록에 없어요"
+                    )));
+                }
+                Some(true) => {}
+            }
+            let entries: i64 = tx.query_row(
+                "SELECT count(*) FROM tracker_entries WHERE habit_id = ?1",
+                [habit_id],
+                |r| r.get(0),
+            )?;
+            if entries > 0 {
+                return Err(HabitError::StateChanged(format!(
+                    "{habit_id}번 습관에 그 뒤로 기록이 {entries}개 생겨서 추가를 되돌리지 않았어요"
+                )));
+            }
+            tx.execute("UPDATE habits SET active = 0 WHERE id = ?1", [habit_id])?;
+            Ok(())
+        })
+    }
+
     /// Marks a habit inactive, freeing its R3 slot. Its history stays (and `get_streak` and
     /// `log_tracker_entry` keep working for it). Archiving an archived habit is a no-op.
     /// Errors: `not_found`.
@@ -240,7 +278,6 @@ fn active_habit_for(
     tx: &rusqlite::Transaction<'_>,
     protocol_id: &str,
 ) -> Result<Option<i64>, HabitError> {
-    use rusqlite::OptionalExtension;
     Ok(tx
         .query_row(
             "SELECT id FROM habits WHERE active = 1 AND protocol_id = ?1",

@@ -18,7 +18,7 @@ use crate::error::HabitError;
 use crate::store::Store;
 
 pub use habits::{ActiveHabit, ActiveHabits, AddedHabit, NewHabit};
-pub use tracker::{LoggedEntry, NewEntry};
+pub use tracker::{LoggedEntry, NewEntry, UndoneEntry};
 
 /// The habit coach's operations over one store and one clock. Cheap to clone.
 #[derive(Debug, Clone)]

@@ -40,6 +40,17 @@ pub struct LoggedEntry {
     pub value: TrackerValue,
 }
 
+/// What undoing a `log_tracker_entry` left.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct UndoneEntry {
+    /// The habit.
+    pub habit_id: i64,
+    /// The day, `YYYY-MM-DD`.
+    pub date: String,
+    /// What the day holds again (`blank`), or `None` when it holds no entry now.
+    pub restored: Option<TrackerValue>,
+}
+
 impl Coach {
     /// `log_tracker_entry(habit_id, value, date?, note?)` → `{entry_id, habit_id, date, value}`.
     ///
@@ -91,17 +102,18 @@ impl Coach {
                 Err(e) if is_unique_violation(&e) => {
                     // The day is taken. Read what holds it: still under this transaction's
                     // write lock, so nobody can change it between this read and the update.
-                    let (entry_id, existing): (i64, TrackerValue) = tx.query_row(
-                        "SELECT id, value FROM tracker_entries WHERE habit_id = ?1 AND entry_date = ?2",
+                    let (entry_id, existing, old_note): (i64, TrackerValue, Option<String>) = tx.query_row(
+                        "SELECT id, value, note FROM tracker_entries WHERE habit_id = ?1 AND entry_date = ?2",
                         rusqlite::params![req.habit_id, DbDate(date)],
-                        |r| Ok((r.get(0)?, r.get(1)?)),
+                        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
                     )?;
                     if replaces(req.value, existing) {
                         // The same row becomes the confirmed entry (its note too), so R5's one
-                        // row per habit and day still holds.
+                        // row per habit and day still holds. The blank's note is kept beside
+                        // it, so undoing the replacement loses nothing.
                         tx.execute(
-                            "UPDATE tracker_entries SET value = ?1, note = ?2 WHERE id = ?3",
-                            rusqlite::params![req.value, note, entry_id],
+                            "UPDATE tracker_entries SET value = ?1, note = ?2, replaced_blank = 1, replaced_note = ?3 WHERE id = ?4",
+                            rusqlite::params![req.value, note, old_note, entry_id],
                         )?;
                         return Ok(LoggedEntry {
                             entry_id,
@@ -118,6 +130,50 @@ impl Coach {
                 }
                 Err(e) => Err(e.into()),
             }
+        })
+    }
+
+    /// Undoes one `log_tracker_entry` that wrote `value` to entry `entry_id`: an entry the
+    /// call created is removed; a `blank` the call replaced comes back, with its note.
+    ///
+    /// Refused (`state_changed`) when the entry no longer holds what the call wrote — it was
+    /// removed or changed since — so an undo never overwrites a later change.
+    pub fn undo_tracker_entry(
+        &self,
+        entry_id: i64,
+        value: TrackerValue,
+    ) -> Result<UndoneEntry, HabitError> {
+        self.store.write(|tx| {
+            let row: Option<(i64, String, TrackerValue, bool, Option<String>)> = tx
+                .query_row(
+                    "SELECT habit_id, entry_date, value, replaced_blank, replaced_note
+                     FROM tracker_entries WHERE id = ?1",
+                    [entry_id],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+                )
+                .optional()?;
+            let Some((habit_id, date, now, replaced_blank, replaced_note)) = row else {
+                return Err(HabitError::StateChanged(
+                    "그 기록이 이미 지워져서 되돌릴 것이 없어요".into(),
+                ));
+            };
+            if now != value {
+                return Err(HabitError::StateChanged(format!(
+                    "{habit_id}번 습관의 {date} 기록이 그 뒤로 바뀌어서 되돌리지 않았어요"
+                )));
+            }
+            let restored = if replaced_blank {
+                tx.execute(
+                    "UPDATE tracker_entries SET value = 'blank', note = ?1, replaced_blank = 0, replaced_note = NULL
+                     WHERE id = ?2",
+                    rusqlite::params![replaced_note, entry_id],
+                )?;
+                Some(TrackerValue::Blank)
+            } else {
+                tx.execute("DELETE FROM tracker_entries WHERE id = ?1", [entry_id])?;
+                None
+            };
+            Ok(UndoneEntry { habit_id, date, restored })
         })
     }
 

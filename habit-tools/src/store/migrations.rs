@@ -19,12 +19,13 @@ pub(crate) struct Migration {
 }
 
 /// Every schema step, oldest first.
-pub(crate) const MIGRATIONS: &[Migration] = &[Migration {
-    description: "habits and tracker entries",
-    // STRICT tables so a wrong type is an error rather than silently stored. The CHECKs repeat
-    // the rules the Rust side enforces, so a bug there cannot write a value the readers would
-    // not understand.
-    sql: "
+pub(crate) const MIGRATIONS: &[Migration] = &[
+    Migration {
+        description: "habits and tracker entries",
+        // STRICT tables so a wrong type is an error rather than silently stored. The CHECKs repeat
+        // the rules the Rust side enforces, so a bug there cannot write a value the readers would
+        // not understand.
+        sql: "
         CREATE TABLE habits (
             id                INTEGER PRIMARY KEY,
             habit_type        TEXT    NOT NULL CHECK (habit_type IN ('build', 'break')),
@@ -52,8 +53,35 @@ pub(crate) const MIGRATIONS: &[Migration] = &[Migration {
             UNIQUE (habit_id, entry_date)
         ) STRICT;
     ",
-    creates: &["habits", "tracker_entries"],
-}];
+        creates: &["habits", "tracker_entries"],
+    },
+    Migration {
+        description: "the journal of destructive calls, and what a tracker entry replaced",
+        // The journal keeps each call's arguments and result as JSON text, as the runtime gave
+        // them. A `done` that replaces a deliberate `blank` keeps the blank's note beside it, so
+        // the replacement can be undone without losing it.
+        sql: "
+        CREATE TABLE journal (
+            id         INTEGER PRIMARY KEY,
+            tool       TEXT    NOT NULL,
+            label      TEXT    NOT NULL,
+            summary    TEXT    NOT NULL,
+            arguments  TEXT    NOT NULL,
+            result     TEXT    NOT NULL,
+            at_ms      INTEGER NOT NULL,
+            caller     TEXT    NOT NULL CHECK (caller IN ('app', 'system', 'assistant')),
+            confirmed  TEXT    NOT NULL CHECK (confirmed IN ('confirmer', 'not_asked')),
+            undo_of    INTEGER REFERENCES journal (id),
+            undone_by  INTEGER REFERENCES journal (id)
+        ) STRICT;
+
+        ALTER TABLE tracker_entries ADD COLUMN replaced_blank INTEGER NOT NULL DEFAULT 0
+            CHECK (replaced_blank IN (0, 1));
+        ALTER TABLE tracker_entries ADD COLUMN replaced_note TEXT;
+    ",
+        creates: &["journal"],
+    },
+];
 
 /// The schema version this build writes.
 pub(crate) fn latest_version() -> i64 {

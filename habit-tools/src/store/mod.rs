@@ -8,8 +8,11 @@
 //! second writer wait its turn instead of failing. Rules that must hold across writers live in
 //! the schema (`UNIQUE`), not in read-then-write checks.
 
+mod journal;
 mod migrations;
 mod startup;
+
+pub use journal::SqliteJournal;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -455,14 +455,14 @@ fn a_file_with_user_version_99_is_one_readable_line_and_untouched() {
             err,
             StoreError::NewerSchema {
                 found: 99,
-                supported: 1
+                supported: 2
             }
         ),
         "{err}"
     );
     assert_eq!(
         err.to_string(),
-        "the habit database has schema version 99, newer than this build supports (1); update the app"
+        "the habit database has schema version 99, newer than this build supports (2); update the app"
     );
 }
 
@@ -501,4 +501,45 @@ fn a_schema_that_does_not_fit_the_migrations_is_refused_untouched() {
         matches!(err, StoreError::SchemaMismatch { found: -1, .. }),
         "{err}"
     );
+}
+
+#[test]
+fn a_file_from_before_the_journal_gains_it_and_keeps_its_records() {
+    let dir = temp();
+    let path = dir.path().join("habits.sqlite3");
+    {
+        // The first schema step alone, as a build from before the journal left the file.
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(super::migrations::MIGRATIONS[0].sql)
+            .unwrap();
+        conn.execute_batch(
+            "INSERT INTO habits (habit_type, protocol_id, title, frame_level, framed_text, created_on)
+             VALUES ('build', 'build.morning-walk', '아침 걷기', 2, '걷기', '2026-01-01');
+             INSERT INTO tracker_entries (habit_id, entry_date, value, note)
+             VALUES (1, '2026-01-02', 'blank', '비');
+             PRAGMA user_version = 1;",
+        )
+        .unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    assert_eq!(
+        store.schema_version().unwrap(),
+        Store::latest_schema_version()
+    );
+    let conn = Connection::open(&path).unwrap();
+    let (value, note, replaced): (String, Option<String>, i64) = conn
+        .query_row(
+            "SELECT value, note, replaced_blank FROM tracker_entries WHERE id = 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        (value.as_str(), note.as_deref(), replaced),
+        ("blank", Some("비"), 0)
+    );
+    let journal: i64 = conn
+        .query_row("SELECT count(*) FROM journal", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(journal, 0);
 }

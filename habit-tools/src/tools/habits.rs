@@ -1,7 +1,7 @@
 //! The habit tools: `list_active_habits` (read-only) and `add_habit` (destructive: the user
 //! confirms before a habit is created), and keeping the list within the result cap.
 
-use agent_core::{Dep, ToolError, tool};
+use agent_core::{Dep, ToolError, UndoCall, tool};
 
 use super::on_blocking_thread;
 use super::values::{frame_levels, protocol_ids};
@@ -72,6 +72,7 @@ fn fit_list(mut list: ActiveHabits, budget: usize) -> ActiveHabits {
     label = "습관 추가",
     reply = super::replies::added,
     summary = "'{framed_text}' 습관을 추가합니다",
+    undo = undo_add_habit,
     access = trusted,
     example(request = "build.read-10-pages로 '출근길에 책 10쪽 읽기' 습관 추가해줘",
             args = { "protocol_id": "build.read-10-pages", "frame_level": 2, "framed_text": "출근길에 책 10쪽 읽기" }),
@@ -116,6 +117,21 @@ pub async fn add_habit(
         dose_text,
     };
     on_blocking_thread(coach, move |coach| coach.add_habit(habit)).await
+}
+
+/// Takes back one `add_habit`: the habit it added leaves the active list (archived, with
+/// nothing deleted) — refused once the habit has been logged or is no longer active.
+pub async fn undo_add_habit(call: UndoCall, coach: Dep<Coach>) -> Result<UndoneHabit, ToolError> {
+    let habit_id: i64 = call.result_field("habit_id")?;
+    on_blocking_thread(coach, move |coach| coach.undo_add_habit(habit_id)).await?;
+    Ok(UndoneHabit { habit_id })
+}
+
+/// What undoing an `add_habit` left: the habit, no longer active.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct UndoneHabit {
+    /// The habit that left the active list.
+    pub habit_id: i64,
 }
 
 #[cfg(test)]

@@ -28,6 +28,7 @@ use agent_core::{Dep, RegistryBuilder, ToolError};
 
 use crate::coach::Coach;
 use crate::error::HabitError;
+use crate::store::SqliteJournal;
 
 pub use catalog::{query_protocol, search_catalog};
 pub use habits::{add_habit, list_active_habits};
@@ -83,6 +84,7 @@ pub fn registry_builder(coach: Coach) -> RegistryBuilder {
         .tool::<get_streak>()
         .tool::<add_habit>()
         .tool::<log_tracker_entry>()
+        .journal(SqliteJournal::new(std::sync::Arc::clone(coach.store())))
         .dependency(coach);
     builder.examples_json("habit-tools/src/tools/examples.json", EXAMPLES)
 }

@@ -7,11 +7,11 @@
 //! one and R5's one entry per habit and day still holds. The tool's description (its doc
 //! comment, which the model reads) says so in one line.
 
-use agent_core::{Dep, ToolError, tool};
+use agent_core::{Dep, ToolError, UndoCall, tool};
 
 use super::on_blocking_thread;
 use super::values::{active_habit_ids, recent_days, tracker_values};
-use crate::coach::{Coach, LoggedEntry, NewEntry};
+use crate::coach::{Coach, LoggedEntry, NewEntry, UndoneEntry};
 use crate::model::TrackerValue;
 use crate::rules;
 use crate::streak::StreakSummary;
@@ -41,6 +41,7 @@ pub async fn get_streak(
     reply = super::replies::logged,
     summary = summarize_log(*habit_id, value, date.as_deref()),
     confirm_if = *value != TrackerValue::Blank,
+    undo = undo_log_tracker_entry,
     example(request = "1번 습관 오늘 했어", args = { "habit_id": 1, "value": "done" }),
     example(request = "2번 어제 했어요", args = { "habit_id": 2, "value": "done", "date": "yesterday" }),
     example(request = "오늘은 좀 쉴게. 3번은 쉰 날로 해줘", args = { "habit_id": 3, "value": "blank" }),
@@ -71,6 +72,20 @@ pub async fn log_tracker_entry(
         note,
     };
     on_blocking_thread(coach, move |coach| coach.log_tracker_entry(entry)).await
+}
+
+/// Takes back one `log_tracker_entry`: the entry it created is removed, a blank it replaced
+/// comes back — refused when the entry was changed since.
+pub async fn undo_log_tracker_entry(
+    call: UndoCall,
+    coach: Dep<Coach>,
+) -> Result<UndoneEntry, ToolError> {
+    let entry_id: i64 = call.result_field("entry_id")?;
+    let value: TrackerValue = call.result_field("value")?;
+    on_blocking_thread(coach, move |coach| {
+        coach.undo_tracker_entry(entry_id, value)
+    })
+    .await
 }
 
 /// The confirmation line for a `log_tracker_entry` call, for the person deciding: the day in

@@ -17,3 +17,4 @@ mod persistence;
 mod runtime;
 mod support;
 mod tracker;
+mod undo;
