@@ -946,7 +946,7 @@ fn load(path: &Path, options: GemmaOptions) -> GemmaBackend {
     GemmaBackend::load(path, options).unwrap_or_else(|e| fail(&e.to_string()))
 }
 
-/// The six tools over the eval's world (`examples/eval/world.rs`), today 2025-03-10, with
+/// The nine tools over the eval's world (`examples/eval/world.rs`), today 2025-03-10, with
 /// habit 1 done on 2025-03-09 only, not on the eval's two days: the figures of issue 12 were
 /// taken on this store.
 fn seeded_registry() -> Arc<Registry> {

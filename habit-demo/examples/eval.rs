@@ -1,4 +1,4 @@
-//! The habit coach's evaluation: how well the on-device model uses the six tools, on a Korean
+//! The habit coach's evaluation: how well the on-device model uses the nine tools, on a Korean
 //! set of requests split into a dev half (tune on it) and a held-out half (only report it),
 //! plus a probe split of requests written later, to tune on like dev (see
 //! `examples/eval/cases.schema.md`).

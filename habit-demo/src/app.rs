@@ -1,4 +1,4 @@
-//! Start-up: open the habit database, register the six tools behind the terminal confirmer,
+//! Start-up: open the habit database, register the nine tools behind the terminal confirmer,
 //! load the model (or, in the hidden test mode, the script), print the banner, and hand over
 //! to the chat loop.
 //!

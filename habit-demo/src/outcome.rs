@@ -1,8 +1,9 @@
 //! One-line Korean summaries of tool results, so the chat shows `✓ 3개 찾음: 아침 걷기, …`
 //! instead of the JSON the model receives (that JSON is shown only with `--verbose`).
 //!
-//! The six habit tools get a summary written for their result shape; any other tool, or a
-//! result whose shape is not the expected one, gets a generic line. Nothing here can fail.
+//! The habit tools get a summary written for their result shape (the three that change what is
+//! there reuse the coach's own sentences); any other tool, or a result whose shape is not the
+//! expected one, gets a generic line. Nothing here can fail.
 
 use agent_core::ToolResult;
 use serde_json::Value;
@@ -43,6 +44,9 @@ fn ok_line(name: &str, data: &Value) -> String {
         "get_streak" => streak_line(data),
         "add_habit" => added_line(data),
         "log_tracker_entry" => logged_line(data),
+        "stop_habit" => habit_tools::tools::replies::stopped(data),
+        "update_habit_text" => habit_tools::tools::replies::updated(data),
+        "correct_tracker_entry" => habit_tools::tools::replies::corrected(data),
         _ => None,
     };
     specific.unwrap_or_else(|| "완료".to_owned())

@@ -1,7 +1,7 @@
 //! `habit-demo prepare`: a model's one-time start-up work, done ahead of the first chat.
 //!
 //! The first start of a model with these tools evaluates the preamble (the instructions, the
-//! six tools' declarations and their examples: about 1,850 tokens, some 4–5 s on two cores),
+//! tools' declarations and their examples: a few seconds on two cores),
 //! cuts the reading model tool choice uses, and reads the declared examples (some 7 s). All
 //! of it is kept in the prefix cache's files, so every later start restores it in about a
 //! second (the preamble in a tenth of one). The chat does this work in the background on its

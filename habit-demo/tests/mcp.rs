@@ -83,8 +83,8 @@ fn the_official_python_sdk_sees_only_admitted_tools_and_every_write_asks_first()
     assert!(init["capabilities"]["tools"].is_object(), "{init}");
     assert!(init["instructions"].as_str().is_some_and(|t| !t.is_empty()));
 
-    // tools/list: the five trusted tools in registration order; log_tracker_entry is the
-    // app's own.
+    // tools/list: the seven trusted tools in registration order; log_tracker_entry and
+    // correct_tracker_entry are the app's own.
     let tools = out["tools"]["tools"].as_array().expect("a tool list");
     let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
     assert_eq!(
@@ -94,7 +94,9 @@ fn the_official_python_sdk_sees_only_admitted_tools_and_every_write_asks_first()
             "query_protocol",
             "list_active_habits",
             "get_streak",
-            "add_habit"
+            "add_habit",
+            "stop_habit",
+            "update_habit_text"
         ]
     );
     for tool in tools {
@@ -108,7 +110,8 @@ fn the_official_python_sdk_sees_only_admitted_tools_and_every_write_asks_first()
             "{name}"
         );
         assert_eq!(tool["inputSchema"]["type"], "object", "{name}");
-        let destructive = name == "add_habit";
+        let destructive = ["add_habit", "stop_habit", "update_habit_text"]
+            .contains(&name.as_str().unwrap_or_default());
         assert_eq!(tool["annotations"]["readOnlyHint"], !destructive, "{name}");
         assert_eq!(
             tool["annotations"]["destructiveHint"], destructive,

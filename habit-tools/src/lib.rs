@@ -1,6 +1,6 @@
 //! The habit coach's domain: a bundled Korean catalog of habit protocols and diets, the user's
 //! habits and daily tracker entries in SQLite, and the R-rules that keep them sensible. It is
-//! the layer under the six tools an on-device model calls; each tool is a thin wrapper over one
+//! the layer under the nine tools an on-device model calls; each tool is a thin wrapper over one
 //! [`Coach`] method.
 //!
 //! ```no_run
@@ -27,9 +27,9 @@
 //! # Ok(()) }
 //! ```
 //!
-//! # The six tools
+//! # The nine tools
 //!
-//! [`tools`] declares them with `#[tool]`; [`registry_builder`] registers all six (in
+//! [`tools`] declares them with `#[tool]`; [`registry_builder`] registers all nine (in
 //! [`TOOL_NAMES`] order) with the coach as their shared dependency, and [`COACH_INSTRUCTIONS`] is
 //! the model's system instruction. Descriptions, labels and confirmation summaries are Korean.
 //!
@@ -41,11 +41,22 @@
 //! | `get_streak(habit_id)` | 연속 기록 조회 | one habit's streak figures | no | `{current_streak, longest_streak, done_count_30d, done_count_phase42, tier, never_miss_twice_broken}` |
 //! | `add_habit(protocol_id, frame_level 1–3, framed_text, anchor_when?, anchor_after_what?, dose_text?)` | 습관 추가 | creates a habit from a build or break protocol | **yes**: "'{framed_text}' 습관을 추가합니다" | `{habit_id, title, type, frame_level}` |
 //! | `log_tracker_entry(habit_id, value, date?, note?)` | 기록하기 | records one day of one habit | **yes, except `value: "blank"`**: "3번 습관에 오늘 '완료' 기록을 남깁니다" | `{entry_id, habit_id, date, value}` |
+//! | `stop_habit(habit_id)` | 습관 그만두기 | an active habit leaves the list; its entries stay | **yes**: "3번 습관을 그만둡니다(기록은 남아요)" | `{habit_id, framed_text}` |
+//! | `update_habit_text(habit_id, framed_text)` | 습관 수정 | rewords an active habit (R7 and the text rules apply) | **yes**: "1번 습관 문장을 '…'(으)로 바꿉니다" | `{habit_id, framed_text, previous_text}` |
+//! | `correct_tracker_entry(habit_id, value, date?)` | 기록 고치기 | turns a day's `done` into `blank` or back | **yes**: "1번 습관의 어제 기록을 '쉼'으로 고칩니다" | `{entry_id, habit_id, date, value, previous_value}` |
 //!
-//! Who may call them ([`agent_core::Access`]): five are `access = trusted`, so an assistant the
-//! user connected over MCP (`habit-demo mcp`) can search the catalog, read the habits and
-//! streaks, and add a habit — which still asks the person first, through the client.
-//! `log_tracker_entry` stays `self_only`, with the app's own agent: a deliberate blank runs
+//! Every write can be taken back ("방금 거 취소해줘"): each destructive tool declares its undo
+//! (`undo_add_habit` archives the habit it added, refused once it was logged;
+//! `undo_log_tracker_entry` removes the entry, or brings back the blank it replaced with its
+//! note; the other three restore what they changed), refused with `state_changed` when the
+//! state has moved on. The runtime journals every write that ran in the same SQLite file
+//! ([`SqliteJournal`], table `journal`), so the history and the undo survive a restart.
+//!
+//! Who may call them ([`agent_core::Access`]): seven are `access = trusted`, so an assistant
+//! the user connected over MCP (`habit-demo mcp`) can search the catalog, read the habits and
+//! streaks, and add, stop or reword a habit — which still asks the person first, through the
+//! client. `log_tracker_entry` and `correct_tracker_entry` stay `self_only`, with the app's own
+//! agent: a deliberate blank runs
 //! without asking (below), so exposing it would let an outside assistant write to the user's
 //! record without a person's yes, and what the user did today is theirs to say in the app.
 //!
@@ -83,7 +94,7 @@
 //! let coach = Coach::new(Arc::new(Store::open_in_memory()?), clock);
 //! let registry = Arc::new(habit_tools::registry_builder(coach).build()?);
 //! let declarations = registry.declarations(); // with COACH_INSTRUCTIONS, the model's prompt
-//! assert_eq!(declarations.len(), 6);
+//! assert_eq!(declarations.len(), 9);
 //! // An app shows a dialog here (see `agent_core::Confirmer`); `DenyAll` refuses everything.
 //! let registry = Dispatcher::new(Arc::clone(&registry), ApproveAll);
 //!
@@ -212,7 +223,8 @@ pub mod tools;
 pub use catalog::{CatalogItem, CatalogSearch, ProtocolDetails, ProtocolInfo, catalog};
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use coach::{
-    ActiveHabit, ActiveHabits, AddedHabit, Coach, LoggedEntry, NewEntry, NewHabit, UndoneEntry,
+    ActiveHabit, ActiveHabits, AddedHabit, Coach, CorrectedEntry, LoggedEntry, NewEntry, NewHabit,
+    StoppedHabit, UndoneEntry, UpdatedHabit,
 };
 pub use error::{HabitError, StoreError};
 pub use jiff::civil::Date;

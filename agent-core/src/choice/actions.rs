@@ -103,12 +103,22 @@ impl Actions {
     /// What `request` says of `tool`'s action: asked for (a cue is in it), refused (every
     /// cue in it is negated), or nothing.
     pub(super) fn said(&self, tool: &str, request: &Request) -> Said {
+        self.said_by(tool, |cue| request.said(cue))
+    }
+
+    /// [`said`](Self::said), counting only cues that start a word of `request` (see
+    /// `Request::said_as_word`).
+    pub(super) fn said_as_word(&self, tool: &str, request: &Request) -> Said {
+        self.said_by(tool, |cue| request.said_as_word(cue))
+    }
+
+    fn said_by(&self, tool: &str, said_of: impl Fn(&str) -> Said) -> Said {
         let Some(cues) = self.cues.get(tool) else {
             return Said::Nothing;
         };
         let mut said = Said::Nothing;
         for cue in cues {
-            match request.said(cue) {
+            match said_of(cue) {
                 Said::Asked => return Said::Asked,
                 Said::Refused => said = Said::Refused,
                 Said::Nothing => {}

@@ -744,7 +744,9 @@ impl Chooser {
     /// the next, the first part says the action of one tool alone and the rest the action of
     /// another alone ("끝난 일 목록 보여주고, 세탁소 코트 건은 지워줘" — a list, then a
     /// delete). An app that declares few examples declares no two-step ones; its parts are too
-    /// few words for the reading.
+    /// few words for the reading. Adding a step the evidence did not choose is the stronger
+    /// move, so here a cue counts only where it starts a word: the "해줘" of "삭제해줘" is
+    /// no ask for the tool whose examples say "해줘".
     fn composed_by_cues(&self, plan: &Plan, request: &Request) -> Option<Plan> {
         let [chosen] = plan.as_slice() else {
             return None;
@@ -755,7 +757,7 @@ impl Chooser {
             tools
                 .iter()
                 .copied()
-                .filter(|tool| self.actions.said(tool, &part) == Said::Asked)
+                .filter(|tool| self.actions.said_as_word(tool, &part) == Said::Asked)
                 .collect()
         };
         request

@@ -47,16 +47,27 @@ impl Request {
     /// — followed closely by "말고", "지 마", "지 말", "않", "안 해" ("지우지는 말고", "기록은
     /// 하지 마", "추가는 안 할래") or preceded by "don't", "do not", "not", "no" ("don't delete").
     pub(crate) fn said(&self, cue: &str) -> Said {
+        self.said_where(cue, cue.is_ascii())
+    }
+
+    /// [`said`](Self::said), where the cue must start a word in any script: "해줘" is not
+    /// said in "삭제해줘", whose action is "삭제". For the stronger moves, where a word that
+    /// only ends another would add an action the person did not ask for.
+    pub(crate) fn said_as_word(&self, cue: &str) -> Said {
+        self.said_where(cue, true)
+    }
+
+    fn said_where(&self, cue: &str, word_start: bool) -> Said {
         let mut said = Said::Nothing;
-        let ascii = cue.is_ascii();
         for (at, _) in self.lower.match_indices(cue) {
-            if ascii
+            if word_start
                 && self.lower[..at]
                     .chars()
                     .next_back()
                     .is_some_and(char::is_alphanumeric)
             {
-                // An English cue starts a word: "add" is not in "address".
+                // An English cue starts a word: "add" is not in "address". (A Korean one
+                // may follow another word's syllables only where `said` allows it.)
                 continue;
             }
             let after: String = self.lower[at + cue.len()..]

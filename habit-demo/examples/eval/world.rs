@@ -1,5 +1,5 @@
 //! The eval's world: a fresh in-memory store holding habits 1–3 (`cases.schema.md` beside this
-//! file), today 2025-03-10, behind the six tools.
+//! file), today 2025-03-10, behind the nine tools.
 //!
 //! Shared by the eval (`examples/eval.rs`) and the speed bench (`benches/gemma.rs`), which both
 //! include it with `#[path]`: habit-demo is a binary crate with no library to hold it, and a file
@@ -11,7 +11,7 @@ use std::sync::Arc;
 use agent_core::Registry;
 use habit_tools::{Coach, Date, FixedClock, NewEntry, NewHabit, Store, TrackerValue};
 
-/// The six tools over the eval's three habits, habit 1 marked done on each of `habit_1_done`
+/// The nine tools over the eval's three habits, habit 1 marked done on each of `habit_1_done`
 /// (ISO dates), today 2025-03-10.
 pub(crate) fn seeded_registry(habit_1_done: &[&str]) -> Result<Arc<Registry>, String> {
     // The habits are added on 2025-03-01 so that the done days before today fall after their

@@ -1,12 +1,13 @@
-//! [`Coach`]: the six operations the tools expose, one method each, over a shared [`Store`] and
-//! [`Clock`]. The catalog operations are here; habits and tracker entries are in [`habits`] and
-//! [`tracker`].
+//! [`Coach`]: the operations the tools expose, one method each (and one undo for each that
+//! writes), over a shared [`Store`] and [`Clock`]. The catalog operations are here; habits and
+//! tracker entries are in [`habits`] and [`tracker`], changes to what is there in [`edits`].
 //!
 //! Every method validates its input completely before it writes, and every write is one
 //! transaction, so a refused call changes nothing. Methods are synchronous and fast (one small
 //! SQLite transaction); an async wrapper may call them directly or via `spawn_blocking`
 //! (`Coach` is `Clone + Send + Sync + 'static`).
 
+pub mod edits;
 pub mod habits;
 pub mod tracker;
 
@@ -17,6 +18,7 @@ use crate::clock::{Clock, SystemClock};
 use crate::error::HabitError;
 use crate::store::Store;
 
+pub use edits::{CorrectedEntry, StoppedHabit, UpdatedHabit};
 pub use habits::{ActiveHabit, ActiveHabits, AddedHabit, NewHabit};
 pub use tracker::{LoggedEntry, NewEntry, UndoneEntry};
 

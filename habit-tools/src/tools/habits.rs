@@ -1,11 +1,12 @@
-//! The habit tools: `list_active_habits` (read-only) and `add_habit` (destructive: the user
-//! confirms before a habit is created), and keeping the list within the result cap.
+//! The habit tools: `list_active_habits` (read-only); `add_habit`, `stop_habit` and
+//! `update_habit_text` (destructive: the person confirms first; each can be undone); and
+//! keeping the list within the result cap.
 
 use agent_core::{Dep, ToolError, UndoCall, tool};
 
 use super::on_blocking_thread;
-use super::values::{frame_levels, protocol_ids};
-use crate::coach::{ActiveHabits, AddedHabit, Coach, NewHabit};
+use super::values::{active_habit_ids, frame_levels, protocol_ids};
+use crate::coach::{ActiveHabits, AddedHabit, Coach, NewHabit, StoppedHabit, UpdatedHabit};
 use crate::rules;
 
 /// 진행 중인 습관 목록(id 포함)과 남은 자리를 봅니다.
@@ -117,6 +118,90 @@ pub async fn add_habit(
         dose_text,
     };
     on_blocking_thread(coach, move |coach| coach.add_habit(habit)).await
+}
+
+/// 진행 중인 습관 하나를 그만둡니다(목록에서 빠지고 기록은 남음).
+#[tool(
+    destructive,
+    label = "습관 그만두기",
+    reply = super::replies::stopped,
+    summary = "{habit_id}번 습관을 그만둡니다(기록은 남아요)",
+    undo = undo_stop_habit,
+    access = trusted,
+    example(request = "3번 습관 이제 그만할래", args = { "habit_id": 3 }),
+    example(request = "2번 습관 목록에서 빼줘", args = { "habit_id": 2 }),
+    example(request = "1번 습관은 그만둘게요. 지워줘", args = { "habit_id": 1 })
+)]
+pub async fn stop_habit(
+    coach: Dep<Coach>,
+    /// 습관 id(list_active_habits의 id)
+    #[values(active_habit_ids)]
+    habit_id: i64,
+) -> Result<StoppedHabit, ToolError> {
+    on_blocking_thread(coach, move |coach| coach.stop_habit(habit_id)).await
+}
+
+/// Takes back one `stop_habit`: the habit is active again — refused when its slot or its
+/// protocol was taken since.
+pub async fn undo_stop_habit(call: UndoCall, coach: Dep<Coach>) -> Result<StoppedHabit, ToolError> {
+    let stopped: StoppedHabit = call.data()?;
+    let habit_id = stopped.habit_id;
+    on_blocking_thread(coach, move |coach| coach.undo_stop_habit(habit_id)).await?;
+    Ok(stopped)
+}
+
+/// 진행 중인 습관의 문장을 새 문장으로 바꿉니다.
+#[tool(
+    destructive,
+    label = "습관 수정",
+    reply = super::replies::updated,
+    summary = "{habit_id}번 습관 문장을 '{framed_text}'(으)로 바꿉니다",
+    undo = undo_update_habit_text,
+    access = trusted,
+    example(request = "1번 습관 문장을 '점심 먹고 10분 걷기'로 바꿔줘",
+            args = { "habit_id": 1, "framed_text": "점심 먹고 10분 걷기" }),
+    example(request = "2번 습관 '자기 전 책 5쪽 읽기'로 수정해줘",
+            args = { "habit_id": 2, "framed_text": "자기 전 책 5쪽 읽기" }),
+    example(request = "3번 습관 문구를 저녁 8시 이후엔 보리차 마시기로 고쳐줘",
+            args = { "habit_id": 3, "framed_text": "저녁 8시 이후엔 보리차 마시기" })
+)]
+pub async fn update_habit_text(
+    coach: Dep<Coach>,
+    /// 습관 id(list_active_habits의 id)
+    #[values(active_habit_ids)]
+    habit_id: i64,
+    /// 새 습관 문장. 피할 일이 아니라 할 일로 씁니다
+    #[schemars(length(min = 1, max = rules::MAX_FRAMED_TEXT_CHARS))]
+    #[from_request]
+    framed_text: String,
+) -> Result<UpdatedHabit, ToolError> {
+    on_blocking_thread(coach, move |coach| {
+        coach.update_habit_text(habit_id, &framed_text)
+    })
+    .await
+}
+
+/// Takes back one `update_habit_text`: the sentence before comes back — refused when it was
+/// changed again since.
+pub async fn undo_update_habit_text(
+    call: UndoCall,
+    coach: Dep<Coach>,
+) -> Result<UpdatedHabit, ToolError> {
+    let updated: UpdatedHabit = call.data()?;
+    let undone = updated.clone();
+    on_blocking_thread(coach, move |coach| {
+        coach.undo_update_habit_text(
+            updated.habit_id,
+            &updated.framed_text,
+            &updated.previous_text,
+        )
+    })
+    .await?;
+    Ok(UpdatedHabit {
+        habit_id: undone.habit_id,
+        framed_text: undone.previous_text,
+        previous_text: undone.framed_text,
+    })
 }
 
 /// Takes back one `add_habit`: the habit it added leaves the active list (archived, with

@@ -1,5 +1,6 @@
-//! The six tools an on-device model calls, declared with `#[tool]`, and the entry point apps use
-//! to get them: [`registry_builder`] (the six tools plus the [`Coach`] they share),
+//! The nine tools an on-device model calls, declared with `#[tool]`, and the entry point apps use
+//! to get them: [`registry_builder`] (the nine tools plus the [`Coach`] they share and the
+//! journal of their writes),
 //! [`TOOL_NAMES`] and the model's instructions, [`COACH_INSTRUCTIONS`].
 //!
 //! Each tool is a thin async wrapper over one [`Coach`] method. The wrappers own what the model
@@ -10,8 +11,8 @@
 //! | file | tools |
 //! |---|---|
 //! | [`catalog`] | `search_catalog`, `query_protocol` |
-//! | [`habits`] | `list_active_habits`, `add_habit` |
-//! | [`tracker`] | `get_streak`, `log_tracker_entry` |
+//! | [`habits`] | `list_active_habits`, `add_habit`, `stop_habit`, `update_habit_text` |
+//! | [`tracker`] | `get_streak`, `log_tracker_entry`, `correct_tracker_entry` |
 //! | `examples.json` | more examples, as data: other phrasings, two-call requests, requests needing no tool ([`EXAMPLES`]) |
 //! | [`replies`] | each tool's own sentence about a successful result |
 //! | [`values`] | value providers: catalog ids, active habit ids, categories, search terms, tracker values, the days of the past week |
@@ -31,9 +32,9 @@ use crate::error::HabitError;
 use crate::store::SqliteJournal;
 
 pub use catalog::{query_protocol, search_catalog};
-pub use habits::{add_habit, list_active_habits};
+pub use habits::{add_habit, list_active_habits, stop_habit, update_habit_text};
 pub use instructions::COACH_INSTRUCTIONS;
-pub use tracker::{get_streak, log_tracker_entry};
+pub use tracker::{correct_tracker_entry, get_streak, log_tracker_entry};
 
 /// The coach's examples beyond each tool's own few, as data (`examples.json` beside this
 /// file): more ways people ask for each tool, requests that take two calls, and requests that
@@ -41,19 +42,24 @@ pub use tracker::{get_streak, log_tracker_entry};
 /// `RegistryBuilder::examples_json`; the registry checks each against the tools' schemas.
 pub const EXAMPLES: &str = include_str!("examples.json");
 
-/// The six tool names, in the order [`registry_builder`] registers them (and the model sees
-/// them): read-only tools first, the two that write last.
-pub const TOOL_NAMES: [&str; 6] = [
+/// The nine tool names, in the order [`registry_builder`] registers them (and the model sees
+/// them): read-only tools first, then the two that write most, then the three that change what
+/// is there.
+pub const TOOL_NAMES: [&str; 9] = [
     "search_catalog",
     "query_protocol",
     "list_active_habits",
     "get_streak",
     "add_habit",
     "log_tracker_entry",
+    "stop_habit",
+    "update_habit_text",
+    "correct_tracker_entry",
 ];
 
-/// A registry builder with the six tools (in [`TOOL_NAMES`] order), their examples, and
-/// `coach` as their shared dependency. Build it, then give it to a dispatcher or an agent with
+/// A registry builder with the nine tools (in [`TOOL_NAMES`] order), their examples, `coach`
+/// as their shared dependency, and the journal of their writes in the coach's store
+/// ([`SqliteJournal`]). Build it, then give it to a dispatcher or an agent with
 /// a confirmer:
 ///
 /// ```
@@ -84,6 +90,9 @@ pub fn registry_builder(coach: Coach) -> RegistryBuilder {
         .tool::<get_streak>()
         .tool::<add_habit>()
         .tool::<log_tracker_entry>()
+        .tool::<stop_habit>()
+        .tool::<update_habit_text>()
+        .tool::<correct_tracker_entry>()
         .journal(SqliteJournal::new(std::sync::Arc::clone(coach.store())))
         .dependency(coach);
     builder.examples_json("habit-tools/src/tools/examples.json", EXAMPLES)

@@ -95,6 +95,34 @@ pub fn logged(data: &Value) -> Option<String> {
     Some(format!("{id}번 습관에 {date} {value} 기록했어요."))
 }
 
+/// `stop_habit`: "2번 습관 '점심 먹고 걷기'를 그만뒀어요. 기록은 남아 있어요."
+pub fn stopped(data: &Value) -> Option<String> {
+    let id = number(data, "habit_id")?;
+    let text = text(data, "framed_text")?;
+    Some(format!(
+        "{id}번 습관 '{text}'를 그만뒀어요. 기록은 남아 있어요."
+    ))
+}
+
+/// `update_habit_text`: "1번 습관 문장을 '점심 먹고 10분 걷기'로 바꿨어요."
+pub fn updated(data: &Value) -> Option<String> {
+    let id = number(data, "habit_id")?;
+    let text = text(data, "framed_text")?;
+    Some(format!("{id}번 습관 문장을 '{text}'로 바꿨어요."))
+}
+
+/// `correct_tracker_entry`: "1번 습관의 2025-03-09 기록을 '쉼'으로 고쳤어요."
+pub fn corrected(data: &Value) -> Option<String> {
+    let id = number(data, "habit_id")?;
+    let date = text(data, "date")?;
+    let value = match text(data, "value")? {
+        "done" => "'완료'로",
+        "blank" => "'쉼'으로",
+        _ => return None,
+    };
+    Some(format!("{id}번 습관의 {date} 기록을 {value} 고쳤어요."))
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -22,7 +22,7 @@ fn is_korean(text: &str) -> bool {
 }
 
 #[test]
-fn the_six_tools_are_registered_in_order() {
+fn the_nine_tools_are_registered_in_order() {
     let h = harness();
     assert_eq!(h.registry.names().collect::<Vec<_>>(), TOOL_NAMES);
 }
@@ -158,7 +158,7 @@ fn the_schema_enforces_the_domains_limits() {
     );
 }
 
-/// Everything the model reads before the first user message: the six declarations (compact
+/// Everything the model reads before the first user message: the nine declarations (compact
 /// JSON, as a chat template embeds them) and the instructions. A budget, so growth is a
 /// decision rather than an accident.
 #[test]
@@ -173,8 +173,8 @@ fn the_prompt_budget_holds() {
         COACH_INSTRUCTIONS.chars().count(),
         COACH_INSTRUCTIONS.len(),
     );
-    // About 2,500 today; raise deliberately, not by drift.
-    assert!(chars <= 2_600, "{chars} characters");
+    // About 3,600 with nine tools; raise deliberately, not by drift.
+    assert!(chars <= 3_700, "{chars} characters");
 }
 
 /// `discover_only(TOOL_NAMES)` (the `#[tool]` inventory) and `registry_builder` give the model

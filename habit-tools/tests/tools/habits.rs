@@ -106,7 +106,7 @@ async fn r3_allows_three_build_habits_and_one_break_habit() {
         ),
         (json!(4), json!(0), json!(0))
     );
-    // Archiving frees a slot (the domain's way; not one of the six tools).
+    // Archiving frees a slot (the domain's way, beside `stop_habit`).
     let first = listed["items"][0]["id"].as_i64().unwrap();
     h.coach.archive_habit(first).unwrap();
     h.add("build.pomodoro", "25분 집중하고 5분 쉬기").await;

@@ -1,4 +1,4 @@
-//! Integration tests of the six tools, driven the way an app drives them: through
+//! Integration tests of the nine tools, driven the way an app drives them: through
 //! `habit_tools::registry_builder`, the registry and its dispatcher (lookup → schema
 //! validation → confirmation gate → tool), with a pinned clock and real SQLite files.
 //!

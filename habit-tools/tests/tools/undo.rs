@@ -162,3 +162,110 @@ async fn the_journal_and_its_undo_survive_reopening_the_file() {
     assert_eq!(history[0].record.undo_of, Some(history[1].id));
     assert_eq!(history[0].record.label, "습관 추가 되돌리기");
 }
+
+#[tokio::test]
+async fn stopping_rewording_and_correcting_are_each_undone_to_the_state_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("habits.sqlite3");
+    let h = Harness::on_file(&path, Arc::new(ApproveAll));
+    let walk = h.add("build.morning-walk", "아침 커피 후 10분 걷기").await;
+    h.clock.set(crate::support::TODAY.tomorrow().unwrap());
+    h.ok(
+        "log_tracker_entry",
+        json!({"habit_id": walk, "value": "done", "date": "yesterday"}),
+    )
+    .await;
+    let (habits, entries) = (rows(&path, "habits"), rows(&path, "tracker_entries"));
+
+    let stopped = h.ok("stop_habit", json!({"habit_id": walk})).await;
+    assert_eq!(stopped["framed_text"], "아침 커피 후 10분 걷기");
+    assert_eq!(h.active_count().await, 0);
+    assert!(h.tools.undo(&last(&h), &Messages::default()).await.is_ok());
+    assert_eq!(rows(&path, "habits"), habits);
+
+    let updated = h
+        .ok(
+            "update_habit_text",
+            json!({"habit_id": walk, "framed_text": "점심 먹고 10분 걷기"}),
+        )
+        .await;
+    assert_eq!(updated["previous_text"], "아침 커피 후 10분 걷기");
+    assert!(h.tools.undo(&last(&h), &Messages::default()).await.is_ok());
+    assert_eq!(rows(&path, "habits"), habits);
+
+    let corrected = h
+        .ok(
+            "correct_tracker_entry",
+            json!({"habit_id": walk, "value": "blank", "date": "yesterday"}),
+        )
+        .await;
+    assert_eq!(corrected["previous_value"], "done");
+    assert!(h.tools.undo(&last(&h), &Messages::default()).await.is_ok());
+    assert_eq!(rows(&path, "tracker_entries"), entries);
+}
+
+#[tokio::test]
+async fn undoing_a_stop_is_refused_once_the_slot_or_the_protocol_is_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("habits.sqlite3");
+    let h = Harness::on_file(&path, Arc::new(ApproveAll));
+    let walk = h.add("build.morning-walk", "아침 커피 후 10분 걷기").await;
+    h.ok("stop_habit", json!({"habit_id": walk})).await;
+    let stop = last(&h);
+    h.add("build.morning-walk", "아침 20분 걷기").await;
+    let habits = rows(&path, "habits");
+    let refused = h.tools.undo(&stop, &Messages::default()).await;
+    assert_eq!(code(&refused), "state_changed");
+    assert_eq!(rows(&path, "habits"), habits);
+
+    let reworded = h.add("build.take-stairs", "계단 오르기").await;
+    h.ok(
+        "update_habit_text",
+        json!({"habit_id": reworded, "framed_text": "계단으로 3층"}),
+    )
+    .await;
+    let update = last(&h);
+    h.ok(
+        "update_habit_text",
+        json!({"habit_id": reworded, "framed_text": "계단으로 5층"}),
+    )
+    .await;
+    let habits = rows(&path, "habits");
+    assert_eq!(
+        code(&h.tools.undo(&update, &Messages::default()).await),
+        "state_changed"
+    );
+    assert_eq!(rows(&path, "habits"), habits);
+}
+
+#[tokio::test]
+async fn a_correction_needs_an_entry_and_a_change() {
+    let h = Harness::in_memory(Arc::new(ApproveAll));
+    let walk = h.add("build.morning-walk", "아침 커피 후 10분 걷기").await;
+    let missing = h
+        .call(
+            "correct_tracker_entry",
+            json!({"habit_id": walk, "value": "blank"}),
+        )
+        .await;
+    assert_eq!(code(&missing), "not_found");
+    h.ok(
+        "log_tracker_entry",
+        json!({"habit_id": walk, "value": "done"}),
+    )
+    .await;
+    let same = h
+        .call(
+            "correct_tracker_entry",
+            json!({"habit_id": walk, "value": "done"}),
+        )
+        .await;
+    assert_eq!(code(&same), "duplicate");
+    let avoidance = h
+        .call(
+            "update_habit_text",
+            json!({"habit_id": walk, "framed_text": "야식 먹지 않기"}),
+        )
+        .await;
+    assert_eq!(code(&avoidance), "r7_avoidance");
+}
