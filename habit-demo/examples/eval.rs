@@ -1100,6 +1100,8 @@ const SPLITS: [(&str, &[&str]); 3] = [
             "heldout",
             "fresh-dev",
             "fresh-heldout",
+            "edits-dev",
+            "edits-heldout",
             "conversations-dev",
             "conversations-heldout",
             "conversations-fresh-heldout",

@@ -30,6 +30,40 @@ pub(crate) fn mentioned(request: &Request, choices: &[ValueChoice]) -> Vec<bool>
         .collect()
 }
 
+/// Which of `choices` the request names as the value something becomes: a mention followed,
+/// at the end of its word or of the next one, by the particle "(으)로" ("쉰 날로 바꿔줘",
+/// "blank로", "완료로 고쳐줘"), or preceded by "to" or "as" ("mark it as blank"). A request
+/// that mentions two values of one parameter — the old one and the new — says which it wants
+/// this way.
+pub(crate) fn targeted(request: &Request, choices: &[ValueChoice]) -> Vec<bool> {
+    let lower = request.lower();
+    choices
+        .iter()
+        .map(|choice| {
+            spans(lower, choice)
+                .into_iter()
+                .any(|(start, end)| becomes(lower, start, end))
+        })
+        .collect()
+}
+
+/// Whether the mention at `start..end` of `text` is marked as what something becomes.
+fn becomes(text: &str, start: usize, end: usize) -> bool {
+    let before = text[..start].trim_end();
+    if before.ends_with(" to") || before.ends_with(" as") || before == "to" || before == "as" {
+        return true;
+    }
+    let rest = &text[end..];
+    let own: &str = rest.split(char::is_whitespace).next().unwrap_or_default();
+    let next = if own.is_empty() {
+        rest.split_whitespace().next().unwrap_or_default()
+    } else {
+        own
+    };
+    let next = next.trim_end_matches(|c: char| !c.is_alphanumeric());
+    next.ends_with('로') && !next.ends_with("도로")
+}
+
 /// Where in the lower-cased `request` `choice` is mentioned, as byte ranges.
 fn spans(request: &str, choice: &ValueChoice) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
@@ -77,6 +111,23 @@ fn term_spans<'a>(text: &'a str, term: &'a str) -> impl Iterator<Item = (usize, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_value_a_change_goes_to_is_the_one_before_ro_or_after_to() {
+        let values = [
+            ValueChoice::new("done", "했음").with_words(["했", "체크"]),
+            ValueChoice::new("blank", "쉼").with_words(["쉰", "쉬는"]),
+        ];
+        let targeted = |text: &str| targeted(&Request::new(text), &values);
+        assert_eq!(
+            targeted("어제 체크된 거 실수였어. 쉰 날로 바꿔줘"),
+            [false, true]
+        );
+        assert_eq!(targeted("done 말고 blank로 고쳐줘"), [false, true]);
+        assert_eq!(targeted("쉰 걸 done으로 바꿔"), [true, false]);
+        assert_eq!(targeted("mark it as blank, not done"), [false, true]);
+        assert_eq!(targeted("어제 했어"), [false, false]);
+    }
 
     #[test]
     fn the_longer_word_is_the_one_a_request_mentions() {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::labels::value_after;
-use super::mentions::mentioned;
+use super::mentions::{mentioned, targeted};
 use super::numbers::{numbers_with_unit, numbers_within, numbers_written};
 use super::text::Request;
 use crate::tool::schema::admits_type;
@@ -22,7 +22,9 @@ type Params = BTreeMap<String, Vec<ValueChoice>>;
 ///
 /// - a parameter with a value provider keeps the values the request mentions — by the value
 ///   itself (`"수면"`) or by a word of its label (`수면 (잠, 숙면, …)` is mentioned by "잠이
-///   안 와요"; words of digits alone do not count) — in the order they had;
+///   안 와요"; words of digits alone do not count) — in the order they had; of several, only
+///   the one marked as what something becomes, where one is ("체크된 거 쉰 날로 바꿔줘":
+///   `blank`; see [`targeted`]);
 /// - an integer parameter gets the numbers the request contains, within its schema's range
 ///   ("3개만" → `3`).
 /// - a free-text parameter the request labels ("메모: 20쪽 읽음") gets the labelled text
@@ -38,7 +40,18 @@ pub(crate) fn keep_mentioned(tool: &ToolDefinition, params: &mut Params, request
         let prop = tool.parameter(param);
         let is_required = required.contains(&param.as_str());
         if let Some(choices) = params.get_mut(param) {
-            let said = mentioned(request, choices);
+            let mut said = mentioned(request, choices);
+            if said.iter().filter(|s| **s).count() > 1 {
+                // The old value and the new: the one marked as what it becomes, if one is.
+                let target: Vec<bool> = targeted(request, choices)
+                    .into_iter()
+                    .zip(&said)
+                    .map(|(t, s)| t && *s)
+                    .collect();
+                if target.iter().filter(|t| **t).count() == 1 {
+                    said = target;
+                }
+            }
             let kept: Vec<ValueChoice> = choices
                 .iter()
                 .zip(said)
