@@ -32,10 +32,11 @@ fn run_client(python: &str, db: &Path) -> Value {
     serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: not JSON:\n{stdout}\n{stderr}"))
 }
 
-/// A tool result's structured content, after checking the call was answered as a tool
+/// A tool result's structured content — for an error, its envelope, read from its JSON text
+/// (an error carries no `structuredContent`) — after checking the call was answered as a tool
 /// result (never a JSON-RPC error) with this `isError`, and that the SDK accepted it (it
 /// refuses an `ok` result whose structured content is missing or breaks the listed schema).
-fn structured<'a>(out: &'a Value, call: &str, is_error: bool) -> &'a Value {
+fn structured(out: &Value, call: &str, is_error: bool) -> Value {
     let result = &out[call];
     assert!(
         result.get("protocol_error").is_none(),
@@ -46,7 +47,15 @@ fn structured<'a>(out: &'a Value, call: &str, is_error: bool) -> &'a Value {
         "{call}: the SDK refused the result: {result}"
     );
     assert_eq!(result["isError"], is_error, "{call}: {result}");
-    &result["structuredContent"]
+    if !is_error {
+        return result["structuredContent"].clone();
+    }
+    assert!(
+        result.get("structuredContent").is_none(),
+        "{call}: an error with structuredContent: {result}"
+    );
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{call}: {e}: {result}"))
 }
 
 fn rows(db: &Path, sql: &str) -> Vec<String> {
@@ -139,7 +148,7 @@ fn the_official_python_sdk_sees_only_admitted_tools_and_every_write_asks_first()
         ("plain_search", "search_catalog"),
     ] {
         let content = structured(&out, call, false);
-        if let Some(error) = schema_of(tool).iter_errors(content).next() {
+        if let Some(error) = schema_of(tool).iter_errors(&content).next() {
             panic!("{call}: {error} at `{}`", error.instance_path());
         }
     }
@@ -182,7 +191,7 @@ fn the_official_python_sdk_sees_only_admitted_tools_and_every_write_asks_first()
     let added = structured(&out, "accepted", false);
     assert_eq!(added["habit_id"], 1, "{added}");
     let asked = out["asked"].as_array().expect("elicitations");
-    assert_eq!(asked.len(), 2, "exactly the two writes asked: {asked:?}");
+    assert_eq!(asked.len(), 3, "exactly the three writes asked: {asked:?}");
     let message = asked[0]["message"].as_str().expect("a message");
     for expected in [
         "이 작업을 수행할까요? (습관 추가)",
@@ -210,6 +219,14 @@ fn the_official_python_sdk_sees_only_admitted_tools_and_every_write_asks_first()
     assert_eq!(out["plain_client_protocol"], "2025-11-25");
     structured(&out, "plain_search", false);
 
+    // The call the client gave up on while its form was open: the client saw its own
+    // timeout, and the accept given after it wrote nothing (checked in the file below).
+    assert!(
+        out["late"].get("client_timeout").is_some(),
+        "{}",
+        out["late"]
+    );
+
     // The session's own view agrees with the file below.
     assert_eq!(structured(&out, "habits", false)["count"], 1);
 
@@ -220,11 +237,11 @@ fn the_official_python_sdk_sees_only_admitted_tools_and_every_write_asks_first()
     let unnamed =
         |answer: &Value, name: &str| answer["reason"].as_str().map(|r| r.replace(name, "NAME"));
     assert_eq!(
-        unnamed(self_only, "log_tracker_entry"),
-        unnamed(missing, "no_such_tool")
+        unnamed(&self_only, "log_tracker_entry"),
+        unnamed(&missing, "no_such_tool")
     );
     assert!(
-        !unnamed(self_only, "log_tracker_entry")
+        !unnamed(&self_only, "log_tracker_entry")
             .unwrap_or_default()
             .contains("log_tracker_entry"),
         "the self-only tool is not listed as available: {self_only}"

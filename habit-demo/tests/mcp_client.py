@@ -25,6 +25,7 @@ from mcp.client.stdio import stdio_client
 ACCEPTED = {"protocol_id": "build.morning-walk", "frame_level": 2, "framed_text": "아침 커피 후 10분 걷기"}
 DECLINED = {"protocol_id": "build.read-10-pages", "frame_level": 1, "framed_text": "책 10쪽 읽기"}
 UNASKED = {"protocol_id": "build.bedtime-stretch", "frame_level": 1, "framed_text": "자기 전 스트레칭"}
+LATE = {"protocol_id": "build.take-stairs", "frame_level": 1, "framed_text": "계단 오르기"}
 
 
 def dump(value):
@@ -57,6 +58,10 @@ async def with_elicitation(server, out):
     async def elicit(context, params):
         asked.append(dump(params))
         action = answers.pop(0)
+        if action == "late_accept":
+            # The person ticks the box after the client gave up on the call.
+            await asyncio.sleep(2.0)
+            return types.ElicitResult(action="accept", content={"confirm": True})
         if action == "accept":
             return types.ElicitResult(action="accept", content={"confirm": True})
         return types.ElicitResult(action=action)
@@ -77,6 +82,14 @@ async def with_elicitation(server, out):
             out["accepted"] = await call(session, "add_habit", ACCEPTED)
             answers.append("decline")
             out["declined"] = await call(session, "add_habit", DECLINED)
+            # The client's read times out while the form is open: the SDK cancels the call
+            # (notifications/cancelled); the accept that comes later must write nothing.
+            answers.append("late_accept")
+            try:
+                out["late"] = dump(await session.call_tool("add_habit", LATE, read_timeout_seconds=0.5))
+            except Exception as error:  # the SDK's own timeout error
+                out["late"] = {"client_timeout": type(error).__name__}
+            await asyncio.sleep(3.0)
             out["habits"] = await call(session, "list_active_habits", {})
             out["streak"] = await call(session, "get_streak", {"habit_id": 1})
             out["self_only"] = await call(session, "log_tracker_entry", {"habit_id": 1, "value": "done"})

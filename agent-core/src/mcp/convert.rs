@@ -55,7 +55,10 @@ fn object(schema: &Value) -> JsonObject {
 ///   structured content is one) and as JSON text, `isError: false`; a cut result carries the
 ///   cap's markers, which no schema contradicts;
 /// - `error` and `cancelled`: `isError: true`, the envelope (`status`, `code`, `reason`) as
-///   `structuredContent` and as JSON text, so the calling model sees the stable code.
+///   JSON text — and no `structuredContent`: a client may check any `structuredContent`
+///   against the tool's `outputSchema` even on an error (the TypeScript SDK 1.x does, and then
+///   throws instead of showing the error), and the envelope is no result the schema
+///   describes. The text is what every client shows the calling model, with the stable code.
 pub(super) fn call_result(
     tool: Option<&ToolDefinition>,
     result: &ToolResult,
@@ -76,8 +79,13 @@ pub(super) fn call_result(
                 CallToolResult::success(vec![ContentBlock::text(data.to_string())])
             }
         }
-        (_, envelope) => CallToolResult::structured_error(envelope),
+        (_, envelope) => error_text(&envelope),
     }
+}
+
+/// An `isError` result carrying `envelope` as its JSON text only (see [`call_result`]).
+fn error_text(envelope: &Value) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(envelope.to_string())])
 }
 
 /// The result of `tool`, which lists an `outputSchema`, for its `ok` data (see
@@ -108,7 +116,7 @@ fn promised(
 
 /// A tool error of the server's own, within `cap` like any other.
 fn error(code: ErrorCode, reason: String, cap: &ResultCap) -> CallToolResult {
-    CallToolResult::structured_error(cap.apply(&ToolResult::error(code, reason)).value)
+    error_text(&cap.apply(&ToolResult::error(code, reason)).value)
 }
 
 #[cfg(test)]
@@ -124,6 +132,12 @@ mod tests {
 
     fn wire(value: &impl serde::Serialize) -> Value {
         serde_json::to_value(value).unwrap()
+    }
+
+    /// An error's envelope: its JSON text, with no `structuredContent` beside it.
+    fn envelope(result: &Value) -> Value {
+        assert!(result.get("structuredContent").is_none(), "{result}");
+        serde_json::from_str(result["content"][0]["text"].as_str().unwrap()).unwrap()
     }
 
     #[test]
@@ -211,12 +225,9 @@ mod tests {
         let result = wire(&call_result(None, &error, &ResultCap::default()));
         assert_eq!(result["isError"], true);
         assert_eq!(
-            result["structuredContent"],
+            envelope(&result),
             json!({"status": "error", "code": "validation", "reason": "`limit`: must be at most 10"})
         );
-        let text: Value =
-            serde_json::from_str(result["content"][0]["text"].as_str().unwrap()).unwrap();
-        assert_eq!(text, result["structuredContent"]);
 
         let result = wire(&call_result(
             None,
@@ -225,7 +236,7 @@ mod tests {
         ));
         assert_eq!(result["isError"], true);
         assert_eq!(
-            result["structuredContent"],
+            envelope(&result),
             json!({"status": "cancelled", "reason": "user did not confirm"})
         );
     }
@@ -354,7 +365,7 @@ mod tests {
             &cap,
         ));
         assert_eq!(result["isError"], true, "{result}");
-        let error = &result["structuredContent"];
+        let error = &envelope(&result);
         assert_eq!(error["status"], "error");
         assert_eq!(error["code"], "result_too_large");
         let reason = error["reason"].as_str().unwrap();
@@ -378,8 +389,8 @@ mod tests {
             &ResultCap::default(),
         ));
         assert_eq!(result["isError"], true, "{result}");
-        assert_eq!(result["structuredContent"]["code"], "handler_error");
-        let reason = result["structuredContent"]["reason"].as_str().unwrap();
+        assert_eq!(envelope(&result)["code"], "handler_error");
+        let reason = envelope(&result)["reason"].as_str().unwrap().to_owned();
         assert!(
             reason.contains("output schema") && reason.contains("/count"),
             "{reason}"
@@ -387,7 +398,9 @@ mod tests {
     }
 
     #[test]
-    fn errors_of_a_tool_with_a_schema_are_not_held_to_it() {
+    fn errors_of_a_tool_with_a_schema_carry_no_structured_content_a_client_would_check() {
+        // A client that checks any structuredContent against the outputSchema, even on an
+        // error (the TypeScript SDK 1.x), would throw on the envelope instead of showing it.
         let error = ToolResult::error("not_found", "no such item");
         let result = wire(&call_result(
             Some(&listing()),
@@ -395,6 +408,6 @@ mod tests {
             &ResultCap::default(),
         ));
         assert_eq!(result["isError"], true);
-        assert_eq!(result["structuredContent"], error.to_value());
+        assert_eq!(envelope(&result), error.to_value());
     }
 }

@@ -18,13 +18,19 @@
 //! It fails closed: only `accept` with `confirm: true` approves. A client that declared no
 //! form elicitation, a decline, an accept without the tick, a cancel, no answer within the
 //! time limit, and a failed request all deny, and the model is told which.
+//!
+//! A call the client cancels (`notifications/cancelled`, which the Python SDK also sends when
+//! its read times out) while its form is open is denied at once: the form is withdrawn — the
+//! server cancels its own `elicitation/create` on the client — and an answer that arrives
+//! later finds nothing waiting for it, so nothing runs after the cancel. The handler tells the
+//! confirmer of the cancel through [`CALL_CANCELLED`], set for the dispatch of each call.
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use rmcp::model::{
-    ClientResult, ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction,
-    ElicitationSchema, ServerRequest,
+    CancelledNotificationParam, ClientResult, ElicitRequest, ElicitRequestParams, ElicitResult,
+    ElicitationAction, ElicitationSchema, ServerRequest,
 };
 use rmcp::service::PeerRequestOptions;
 use rmcp::{Peer, RoleServer, ServiceError};
@@ -36,6 +42,20 @@ use crate::tool::BoxFuture;
 
 /// The connection's client, once it has called: the confirmer asks it.
 pub(super) type PeerSlot = Arc<OnceLock<Peer<RoleServer>>>;
+
+/// A future that ends when the call being dispatched is cancelled by the client.
+pub(super) type Cancelled = Arc<dyn Fn() -> BoxFuture<'static, ()> + Send + Sync>;
+
+tokio::task_local! {
+    /// Set by the handler around each call's dispatch: how the confirmer learns that the
+    /// client cancelled the call it is asking about.
+    pub(super) static CALL_CANCELLED: Cancelled;
+}
+
+/// Told to the model (if the client still listens) when the client cancelled the call while
+/// its confirmation was open.
+pub(super) const CLIENT_CANCELLED: &str =
+    "the client cancelled the call; its confirmation was withdrawn and nothing ran";
 
 /// The form's one field.
 pub(super) const FIELD: &str = "confirm";
@@ -77,7 +97,37 @@ impl ElicitConfirmer {
             return denied(NO_ELICITATION);
         }
         let form = form(&request, &self.question, &self.approve);
-        decide(elicit(peer, form, self.timeout).await)
+        let cancelled = CALL_CANCELLED.try_with(|cancelled| cancelled());
+        let mut options = PeerRequestOptions::no_options();
+        options.timeout = Some(self.timeout);
+        let request = ServerRequest::ElicitRequest(ElicitRequest::new(form));
+        let handle = match peer.send_request_with_option(request, options).await {
+            Ok(handle) => handle,
+            Err(error) => return decide(Err(error)),
+        };
+        let id = handle.id.clone();
+        let answer = async {
+            match handle.await_response().await? {
+                ClientResult::ElicitResult(result) => Ok(result),
+                _ => Err(ServiceError::UnexpectedResponse),
+            }
+        };
+        let Ok(cancelled) = cancelled else {
+            return decide(answer.await);
+        };
+        tokio::select! {
+            answer = answer => decide(answer),
+            () = cancelled => {
+                // Withdraw the form on the client; an answer that still comes finds no one
+                // waiting for it.
+                let withdrawn = CancelledNotificationParam::new(
+                    Some(id),
+                    Some("the tool call was cancelled".to_owned()),
+                );
+                let _ = peer.notify_cancelled(withdrawn).await;
+                denied(CLIENT_CANCELLED)
+            }
+        }
     }
 }
 
@@ -87,27 +137,6 @@ fn can_show_forms(peer: &Peer<RoleServer>) -> bool {
     peer.peer_info()
         .and_then(|client| client.capabilities.elicitation.clone())
         .is_some_and(|modes| modes.form.is_some() || modes.url.is_none())
-}
-
-/// Sends `elicitation/create` and waits at most `timeout` for the answer (on timeout the
-/// request is cancelled on the client too).
-async fn elicit(
-    peer: &Peer<RoleServer>,
-    form: ElicitRequestParams,
-    timeout: Duration,
-) -> Result<ElicitResult, ServiceError> {
-    let mut options = PeerRequestOptions::no_options();
-    options.timeout = Some(timeout);
-    let request = ServerRequest::ElicitRequest(ElicitRequest::new(form));
-    match peer
-        .send_request_with_option(request, options)
-        .await?
-        .await_response()
-        .await?
-    {
-        ClientResult::ElicitResult(result) => Ok(result),
-        _ => Err(ServiceError::UnexpectedResponse),
-    }
 }
 
 impl Confirmer for ElicitConfirmer {

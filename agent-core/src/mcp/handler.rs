@@ -14,7 +14,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
 use super::convert;
-use super::elicit::PeerSlot;
+use super::elicit::{CALL_CANCELLED, Cancelled, PeerSlot};
 use crate::dispatch::Dispatcher;
 
 /// The newest protocol version served: the last with the `initialize` handshake, where a
@@ -89,7 +89,16 @@ impl ServerHandler for Handler {
         // One handler serves one connection, so its first caller is the client to ask.
         self.peer.get_or_init(|| context.peer.clone());
         let args = request.arguments.map_or(Value::Null, Value::Object);
-        let result = self.dispatcher.dispatch(&request.name, args).await;
+        // The confirmer withdraws an open form when the client cancels this call; once a
+        // call is confirmed it runs to its end, so what the client is told later is true.
+        let ct = context.ct.clone();
+        let cancelled: Cancelled = Arc::new(move || {
+            let ct = ct.clone();
+            Box::pin(async move { ct.cancelled().await })
+        });
+        let result = CALL_CANCELLED
+            .scope(cancelled, self.dispatcher.dispatch(&request.name, args))
+            .await;
         let cap = self.dispatcher.registry().result_cap();
         let tool = self.dispatcher.get(&request.name);
         Ok(convert::call_result(tool, &result, cap).into())

@@ -28,8 +28,10 @@
 //!   `structuredContent` (when it is an object) and as JSON text; `error` (an unknown or
 //!   not-admitted name — the same `unknown_tool` answer for both, so nothing can be probed —
 //!   invalid arguments, a domain rule, a panic, a timeout) and `cancelled` → `isError: true`
-//!   with the envelope `{"status":…,"code":…,"reason":…}` as `structuredContent` and text, so
-//!   the calling model can correct itself. Results pass the registry's result cap.
+//!   with the envelope `{"status":…,"code":…,"reason":…}` as JSON text, so the calling model
+//!   can correct itself — and without `structuredContent`, which some clients check against
+//!   the tool's `outputSchema` even on an error (the TypeScript SDK 1.x throws `-32602`
+//!   there, hiding the error). Results pass the registry's result cap.
 //! - **A tool with an `outputSchema`** keeps MCP's promise that its `structuredContent`
 //!   conforms: its `ok` data goes out only complete and checked against the schema. The cap
 //!   cannot apply to it as it does elsewhere — a cut result carries `_truncated`/`_hint`,
@@ -39,7 +41,7 @@
 //!   `result_too_large` (`isError: true`, saying how big it was and to ask for less); a tool
 //!   that must stay usable keeps its own results within the cap, as habit-tools does. Data
 //!   that does not match its schema (a hand-written `Serialize` or `JsonSchema` that disagree)
-//!   is a `handler_error`. Error results are not held to the schema.
+//!   is a `handler_error`. Error results carry no `structuredContent` at all.
 //! - **A destructive call** asks the person through the client with a form elicitation (see
 //!   `elicit`), showing the tool's label, the call's summary and every argument, like the
 //!   terminal dialog. Only an accepted form with the box ticked runs the tool; a client that

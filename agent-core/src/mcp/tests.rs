@@ -40,6 +40,17 @@ struct NoteArgs {
     note: String,
 }
 
+/// The envelope of an `isError` result: its JSON text — never `structuredContent`, which a
+/// client may check against the tool's output schema even on an error.
+fn envelope(result: &Value) -> Value {
+    assert!(
+        result.get("structuredContent").is_none(),
+        "an error carries no structuredContent: {result}"
+    );
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: not an envelope: {result}"))
+}
+
 /// `echo` (trusted, read-only), `note` (trusted, destructive: counts its runs), `system_only`
 /// (system) and `private` (self-only, the default).
 fn registry(runs: &Arc<AtomicUsize>) -> Arc<Registry> {
@@ -319,10 +330,7 @@ async fn a_decline_a_cancel_an_unticked_accept_or_a_client_error_cancels() {
         client.answers.push_back(answer);
         let result = client.call("note", json!({"note": "x"})).await;
         assert_eq!(result["isError"], true, "{result}");
-        assert_eq!(
-            result["structuredContent"]["status"], "cancelled",
-            "{result}"
-        );
+        assert_eq!(envelope(&result)["status"], "cancelled", "{result}");
     }
     // The client answers the elicitation with a JSON-RPC error.
     client.next_id += 1;
@@ -339,10 +347,7 @@ async fn a_decline_a_cancel_an_unticked_accept_or_a_client_error_cancels() {
         .await;
     let response = client.read().await;
     assert_eq!(response["id"], id);
-    assert_eq!(
-        response["result"]["structuredContent"]["status"],
-        "cancelled"
-    );
+    assert_eq!(envelope(&response["result"])["status"], "cancelled");
     assert_eq!(runs.load(Ordering::SeqCst), 0, "nothing ran");
 }
 
@@ -351,7 +356,7 @@ async fn a_client_without_elicitation_is_never_asked_and_nothing_runs() {
     let (mut client, runs) = client(false).await;
     let result = client.call("note", json!({"note": "x"})).await;
     assert_eq!(
-        result["structuredContent"],
+        envelope(&result),
         json!({"status": "cancelled", "reason": NO_ELICITATION})
     );
     assert_eq!(result["isError"], true);
@@ -368,8 +373,8 @@ async fn no_answer_in_time_cancels() {
     let mut client = Client::connect(registry(&runs), true, Duration::from_millis(200)).await;
     client.answers.push_back(Answer::Ignore);
     let result = client.call("note", json!({"note": "x"})).await;
-    assert_eq!(result["structuredContent"]["status"], "cancelled");
-    let reason = result["structuredContent"]["reason"].as_str().unwrap();
+    assert_eq!(envelope(&result)["status"], "cancelled");
+    let reason = envelope(&result)["reason"].as_str().unwrap().to_owned();
     assert!(reason.contains("did not answer"), "{reason}");
     assert_eq!(runs.load(Ordering::SeqCst), 0);
 }
@@ -381,8 +386,8 @@ async fn a_tool_that_does_not_admit_assistants_is_as_unknown_as_a_missing_one() 
     for name in ["private", "system_only", "no_such_tool"] {
         let result = client.call(name, json!({})).await;
         assert_eq!(result["isError"], true);
-        assert_eq!(result["structuredContent"]["code"], "unknown_tool");
-        let reason = result["structuredContent"]["reason"].as_str().unwrap();
+        assert_eq!(envelope(&result)["code"], "unknown_tool");
+        let reason = envelope(&result)["reason"].as_str().unwrap().to_owned();
         answers.push(reason.replace(name, "NAME"));
     }
     assert_eq!(
@@ -401,19 +406,60 @@ async fn arguments_the_schema_refuses_are_a_tool_error() {
     ] {
         let result = client.call("echo", arguments.clone()).await;
         assert_eq!(result["isError"], true, "{arguments}");
-        assert_eq!(
-            result["structuredContent"]["code"], "validation",
-            "{result}"
-        );
+        assert_eq!(envelope(&result)["code"], "validation", "{result}");
     }
     // No arguments at all count as `{}`.
     let response = client.request("tools/call", json!({"name": "echo"})).await;
-    assert_eq!(
-        response["result"]["structuredContent"]["code"],
-        "validation"
-    );
+    assert_eq!(envelope(&response["result"])["code"], "validation");
     // A destructive call with bad arguments is refused before anyone is asked.
     let result = client.call("note", json!({"note": 1})).await;
-    assert_eq!(result["structuredContent"]["code"], "validation");
+    assert_eq!(envelope(&result)["code"], "validation");
     assert!(client.asked.is_empty());
+}
+
+#[tokio::test]
+async fn a_cancelled_call_withdraws_its_form_and_a_late_accept_runs_nothing() {
+    let (mut client, runs) = client(true).await;
+    client.next_id += 1;
+    let call_id = client.next_id;
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "id": call_id, "method": "tools/call",
+                     "params": {"name": "note", "arguments": {"note": "x"}}}),
+        )
+        .await;
+    let asked = client.read().await;
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    // The client gives up on the call (as the Python SDK does when its read times out).
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                     "params": {"requestId": call_id, "reason": "timed out"}}),
+        )
+        .await;
+    // The server withdraws its form on the client.
+    let withdrawn = client.read().await;
+    assert_eq!(
+        withdrawn["method"], "notifications/cancelled",
+        "{withdrawn}"
+    );
+    assert_eq!(withdrawn["params"]["requestId"], asked["id"], "{withdrawn}");
+    // The person's accept arrives anyway, late.
+    client
+        .send(json!({"jsonrpc": "2.0", "id": asked["id"],
+                     "result": {"action": "accept", "content": {"confirm": true}}}))
+        .await;
+    // The connection goes on, and the cancelled call never ran.
+    let echoed = client.call("echo", json!({"text": "a"})).await;
+    assert_eq!(echoed["isError"], false, "{echoed}");
+    assert_eq!(
+        runs.load(Ordering::SeqCst),
+        0,
+        "nothing ran after the cancel"
+    );
+    // A later call is asked afresh and runs on its own yes.
+    client.answers.push_back(tick(json!(true)));
+    let result = client.call("note", json!({"note": "y"})).await;
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
 }
