@@ -138,15 +138,10 @@ async fn the_confirmer_sees_label_description_summary_and_every_argument() {
                     value: json!(7),
                     meaning: None,
                 },
-                // Not a parameter, ignored by the tool — but the person sees all it carried.
-                ConfirmArgument {
-                    name: "extra".into(),
-                    label: "extra".into(),
-                    value: json!(1),
-                    meaning: None,
-                },
+                // `extra` is no parameter: it was dropped before anyone was asked, so what
+                // the person confirms is exactly what the tool would receive.
             ],
-            args: json!({"habit_id": 7, "extra": 1}),
+            args: json!({"habit_id": 7}),
             undo_of: None,
         }]
     );

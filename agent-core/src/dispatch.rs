@@ -9,8 +9,9 @@
 //!    does not admit this caller, → `unknown_tool` (the same answer for both, so a caller
 //!    cannot probe for tools it may not use), listing the names it may use;
 //! 2. **validation** ([`tool::validate`](crate::tool)) — depth, then the tool's JSON Schema
-//!    → `validation`, naming each failing field and rule. Unknown extra keys are ignored
-//!    (small models invent them), and `null` args count as `{}`;
+//!    → `validation`, naming each failing field and rule. Unknown extra keys are dropped
+//!    (small models invent them): nobody confirms, and no handler receives, a key its schema
+//!    does not name, and `null` args count as `{}`;
 //! 3. **the layered handler**: the confirmation gate (→ `cancelled`), the time limit
 //!    (→ `timeout`), the tool fn (its `Err` → that error). A panic anywhere in there →
 //!    `handler_error`.

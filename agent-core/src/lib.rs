@@ -60,7 +60,7 @@
 //! | a destructive call is confirmed | `{"status":"cancelled","reason":"user did not confirm"}` |
 //! | the tool fn runs | its own `Err` (e.g. `r3_quota`), `handler_error` for a panic, `timeout` |
 //!
-//! Unknown extra keys are ignored. Results go back to the model through a size cap
+//! Unknown extra keys are dropped before anyone is asked. Results go back to the model through a size cap
 //! ([`ResultCap`], 2 KB of UTF-8 by default) that keeps valid JSON and cuts structure-aware.
 //!
 //! # Human in the loop
@@ -110,6 +110,7 @@
 //! | module | owns |
 //! |---|---|
 //! | `messages` | the runtime's own words ([`Messages`]) |
+//! | [`inert`] | untrusted text made safe to show: escaped, clipped, wrapped |
 //! | `tool` | definitions, call context, results, errors, schemas, validation, dependencies, examples, value providers, summaries, the result cap |
 //! | `request` | a person's message read once: its words and numbers, and what it says about a tool's parameters |
 //! | `layer` | decorators around handlers: the confirmation gate and its confirmers, the time limit |
@@ -127,6 +128,7 @@ extern crate self as agent_core;
 mod agent;
 pub mod choice;
 mod dispatch;
+pub mod inert;
 mod layer;
 pub mod llm;
 #[cfg(feature = "mcp")]
@@ -147,7 +149,8 @@ pub use agent::{
 pub use agent_macros::tool;
 pub use dispatch::Dispatcher;
 pub use layer::confirm::{
-    ApproveAll, ConfirmArgument, ConfirmRequest, Confirmation, Confirmer, DenyAll,
+    ApproveAll, ConfirmArgument, ConfirmLines, ConfirmRequest, Confirmation, Confirmer, DenyAll,
+    MAX_SHOWN_CHARS,
 };
 #[cfg(feature = "mcp")]
 pub use mcp::{McpError, McpServer};

@@ -7,8 +7,8 @@
 use agent_core::Registry;
 use habit_tools::Coach;
 
-use crate::inert::clip;
 use crate::ui::{Style, Ui, one_line};
+use agent_core::inert::clip;
 
 /// A command typed in the chat.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -189,7 +189,7 @@ pub(crate) fn print_habits(ui: &Ui, coach: &Coach) {
             &format!(
                 "  #{} {} — {}",
                 habit.id,
-                crate::inert::clip(&habit.framed_text, 80),
+                agent_core::inert::clip(&habit.framed_text, 80),
                 habit.title
             ),
         );

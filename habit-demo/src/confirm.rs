@@ -10,17 +10,15 @@ use std::sync::Arc;
 
 use agent_core::{BoxFuture, ConfirmRequest, Confirmation, Confirmer};
 
-use crate::inert::{clip, wrap};
 use crate::input::{History, Line, LineSource};
 use crate::interrupt::{Interrupts, Level};
 use crate::ui::{Style, Ui};
+use agent_core::inert::wrap;
 
 /// The dialog's title, as in the reference spec.
 pub(crate) const TITLE: &str = "이 작업을 수행할까요?";
 /// The prompt after the dialog.
 pub(crate) const PROMPT: &str = "   └ [y/N] ";
-/// Characters of one value shown before it is clipped (with a marker saying how many more).
-const MAX_VALUE: usize = 300;
 /// Columns of text per dialog row: with its frame, a row fits an 80-column terminal.
 const ROW_COLUMNS: usize = 68;
 
@@ -50,27 +48,18 @@ impl TerminalConfirmer {
     }
 
     fn show(&self, request: &ConfirmRequest) {
-        // The title and description are the tool author's; the summary and every value come
-        // from the model. Those are made inert, clipped, and wrapped so that each row on the
-        // terminal starts with the dialog's frame: no value can draw a line of its own.
+        // The lines agent-core makes of the call for every confirmer: inert, each value
+        // clipped. Each is wrapped so that every row on the terminal starts with the dialog's
+        // frame: no value can draw a line of its own.
+        let shown = request.lines();
         self.ui
-            .line(Style::Bold, &format!("   ┌ {TITLE} ({})", request.label));
-        for line in request.description.lines().filter(|l| !l.trim().is_empty()) {
-            self.framed(Style::Plain, "   │ ", "   │ ", line.trim());
+            .line(Style::Bold, &format!("   ┌ {TITLE} ({})", shown.label));
+        for line in &shown.description {
+            self.framed(Style::Plain, "   │ ", "   │ ", line);
         }
-        self.framed(Style::Bold, "   │ ▶ ", "   │   ", request.summary.trim());
-        for argument in &request.arguments {
-            let value = match &argument.value {
-                serde_json::Value::String(text) => text.clone(),
-                other => other.to_string(),
-            };
-            let meaning = argument
-                .meaning
-                .as_ref()
-                .map(|m| format!(" — {}", clip(m, MAX_VALUE)))
-                .unwrap_or_default();
-            let text = format!("{}: {}{meaning}", argument.label, clip(&value, MAX_VALUE));
-            self.framed(Style::Plain, "   │   · ", "   │     ", &text);
+        self.framed(Style::Bold, "   │ ▶ ", "   │   ", &shown.summary);
+        for argument in &shown.arguments {
+            self.framed(Style::Plain, "   │   · ", "   │     ", argument);
         }
     }
 

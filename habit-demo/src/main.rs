@@ -25,7 +25,6 @@ mod cli;
 mod commands;
 mod confirm;
 mod error;
-mod inert;
 mod input;
 mod interrupt;
 mod mcp;

@@ -73,7 +73,7 @@ fn fail(error: &McpModeError) -> ExitCode {
 
 /// One line on stderr.
 fn log(line: &str) {
-    eprintln!("habit-demo mcp: {}", crate::inert::inert(line));
+    eprintln!("habit-demo mcp: {}", agent_core::inert::inert(line));
 }
 
 async fn serve(args: McpArgs) -> Result<(), McpModeError> {

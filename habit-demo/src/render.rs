@@ -84,7 +84,7 @@ impl Renderer {
             } => {
                 self.close_answer();
                 // An unknown tool's "label" is the name the model wrote: clipped.
-                let mut line = format!("🔧 {} …", crate::inert::clip(&label, 40));
+                let mut line = format!("🔧 {} …", agent_core::inert::clip(&label, 40));
                 if self.verbose {
                     line.push_str(&format!(" {name} {args}"));
                 }

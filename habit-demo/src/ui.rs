@@ -106,7 +106,7 @@ impl Ui {
 
     /// `text`, made inert, in `style` (escape codes only when colours are on).
     fn paint(&self, style: Style, text: &str) -> String {
-        paint(self.color, style, &crate::inert::inert(text))
+        paint(self.color, style, &agent_core::inert::inert(text))
     }
 
     /// Prints a whole line on stdout.
@@ -184,7 +184,7 @@ impl Ui {
     /// Echoes a piped line after its prompt, so the transcript shows what was answered
     /// (inert: echoing an escape sequence could garble the terminal).
     pub(crate) fn echo_input(&self, text: &str) {
-        let shown = crate::inert::inert(text);
+        let shown = agent_core::inert::inert(text);
         self.write_stdout(|mid_line| {
             *mid_line = false;
             format!("{shown}\n")
@@ -207,7 +207,7 @@ impl Ui {
     /// Redraws a progress line in place on stderr (a terminal's spinner), or clears it when
     /// `text` is `None`.
     pub(crate) fn progress(&self, text: Option<&str>) {
-        let shown = text.map(crate::inert::inert).unwrap_or_default();
+        let shown = text.map(agent_core::inert::inert).unwrap_or_default();
         self.write(Stream::Err, &format!("\r\x1b[2K{shown}"));
     }
 
@@ -251,7 +251,7 @@ impl Ui {
         let color = matches!(self.sink, Sink::Std)
             && std::io::stderr().is_terminal()
             && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-        paint(color, style, &crate::inert::inert(text))
+        paint(color, style, &agent_core::inert::inert(text))
     }
 
     fn write_stdout(&self, render: impl FnOnce(&mut bool) -> String) {
@@ -299,7 +299,7 @@ fn paint(color: bool, style: Style, text: &str) -> String {
 ///
 /// For messages (error reasons, result summaries, labels), whose line breaks and runs of
 /// spaces are layout: folded, not shown. A value that must be seen exactly as it is goes
-/// through [`crate::inert::clip`] instead, which shows every break as `\n` and says how much
+/// through [`agent_core::inert::clip`] instead, which shows every break as `\n` and says how much
 /// it cut. Either way [`Ui`] makes the result inert when it is printed.
 pub(crate) fn one_line(text: &str, max: usize) -> String {
     let flat: String = text
@@ -319,6 +319,23 @@ pub(crate) fn one_line(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// No character habit-tools refuses in a stored text could reach the terminal raw: what
+    /// its rule refuses is a subset of what agent-core's `inert` escapes.
+    #[test]
+    fn every_character_the_store_refuses_is_escaped() {
+        let shown_raw = (0..=u32::from(char::MAX))
+            .filter_map(char::from_u32)
+            .filter(|&c| agent_core::inert::inert(&c.to_string()) == c.to_string());
+        for c in shown_raw {
+            // Between letters, so that neither trimming nor the emptiness rule hides it.
+            let text = format!("a{c}a");
+            assert!(
+                habit_tools::rules::required_text("t", &text, 10).is_ok(),
+                "{c:?} is refused when stored but would be shown raw"
+            );
+        }
+    }
 
     #[test]
     fn one_line_flattens_and_shortens() {

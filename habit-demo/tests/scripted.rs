@@ -124,7 +124,7 @@ fn yes_flag_approves_without_asking_and_says_so() {
     out.assert_success();
     assert!(
         out.stdout
-            .contains("⚠ --yes: 확인이 필요한 작업(습관 추가, 기록하기)"),
+            .contains("⚠ --yes: 확인이 필요한 작업(습관 추가, 기록하기, 습관 그만두기, 습관 수정, 기록 고치기)"),
         "{out}"
     );
     assert!(out.stdout.contains("묻지 않고 수행합니다"), "{out}");
@@ -210,6 +210,9 @@ fn tools_lists_labels_and_which_ask_first() {
         "연속 기록 조회",
         "습관 추가",
         "기록하기",
+        "습관 그만두기",
+        "습관 수정",
+        "기록 고치기",
     ] {
         assert!(out.stdout.contains(label), "{label}\n{out}");
     }
@@ -218,8 +221,9 @@ fn tools_lists_labels_and_which_ask_first() {
         .lines()
         .filter(|l| l.contains("실행 전 확인"))
         .collect();
-    assert_eq!(asking.len(), 2, "{asking:?}");
+    assert_eq!(asking.len(), 5, "{asking:?}");
     assert!(asking[0].contains("add_habit") && asking[1].contains("log_tracker_entry"));
+    assert!(asking[4].contains("correct_tracker_entry"), "{asking:?}");
 }
 
 #[test]

@@ -20,6 +20,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::inert::clip;
+
 use crate::tool::{
     BoxFuture, CallContext, Confirmed, NOT_CONFIRMED, ToolDefinition, ToolHandler, ToolResult,
 };
@@ -69,8 +71,8 @@ impl ConfirmRequest {
             .and_then(Value::as_object);
         let mut names: Vec<&String> = properties.into_iter().flatten().map(|(k, _)| k).collect();
         if let Some(object) = args.as_object() {
-            // Keys the schema does not declare are ignored by the tool, but a person should
-            // still see everything the call carried.
+            // Keys the schema does not name reach a tool only where its schema admits them
+            // (the dispatcher drops the others): what is shown is what runs.
             let extra: Vec<&String> = object.keys().filter(|k| !names.contains(k)).collect();
             names.extend(extra);
         }
@@ -99,6 +101,67 @@ impl ConfirmRequest {
             arguments,
             args,
             undo_of: None,
+        }
+    }
+}
+
+/// The most characters of one value [`ConfirmRequest::lines`] shows before clipping it
+/// (with a marker saying how many were left out).
+pub const MAX_SHOWN_CHARS: usize = 300;
+
+/// What a person is shown of a call, each line inert — every character a terminal, a form or
+/// a dialog could interpret, or that draws nothing, shown as a visible escape (see
+/// [`inert`](crate::inert)) — and each text clipped at [`MAX_SHOWN_CHARS`] with a marker. No
+/// line holds a line break, so nothing the model or a client wrote can draw a line of its
+/// own; a UI wraps each line itself (e.g. with [`inert::wrap`](crate::inert::wrap)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfirmLines {
+    /// The tool's label ("습관 추가"), for the title.
+    pub label: String,
+    /// The tool's description, one entry per non-empty line.
+    pub description: Vec<String>,
+    /// The call's summary.
+    pub summary: String,
+    /// One line per argument: `label: value` and, when the app knows, ` — meaning`.
+    pub arguments: Vec<String>,
+}
+
+impl ConfirmRequest {
+    /// The call as a person is shown it, made inert and bounded; see [`ConfirmLines`]. The
+    /// terminal dialog, the MCP confirmation form and any app's dialog show these lines.
+    pub fn lines(&self) -> ConfirmLines {
+        let description = self
+            .description
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .map(|line| clip(line, MAX_SHOWN_CHARS))
+            .collect();
+        let arguments = self
+            .arguments
+            .iter()
+            .map(|argument| {
+                let value = match &argument.value {
+                    Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                };
+                let meaning = argument
+                    .meaning
+                    .as_ref()
+                    .map(|meaning| format!(" — {}", clip(meaning, MAX_SHOWN_CHARS)))
+                    .unwrap_or_default();
+                format!(
+                    "{}: {}{meaning}",
+                    clip(&argument.label, MAX_SHOWN_CHARS),
+                    clip(&value, MAX_SHOWN_CHARS)
+                )
+            })
+            .collect();
+        ConfirmLines {
+            label: clip(self.label.trim(), MAX_SHOWN_CHARS),
+            description,
+            summary: clip(self.summary.trim(), MAX_SHOWN_CHARS),
+            arguments,
         }
     }
 }

@@ -147,7 +147,7 @@ impl Confirmer for ElicitConfirmer {
 
 /// The elicitation for `request`.
 pub(super) fn form(request: &ConfirmRequest, question: &str, approve: &str) -> ElicitRequestParams {
-    let summary = request.summary.trim().to_owned();
+    let summary = request.lines().summary;
     let schema = ElicitationSchema::builder()
         .required_bool_property(FIELD, |field| {
             field
@@ -165,30 +165,20 @@ pub(super) fn form(request: &ConfirmRequest, question: &str, approve: &str) -> E
     }
 }
 
-/// The form's message: what the terminal dialog shows, as plain lines.
+/// The form's message: what the terminal dialog shows, as plain lines — the call's
+/// [`lines`](ConfirmRequest::lines), inert and bounded, so nothing the model wrote can add a
+/// line of its own to the form or grow it without bound.
 pub(super) fn message(request: &ConfirmRequest, question: &str) -> String {
-    let mut lines = vec![format!("{question} ({})", request.label)];
+    let shown = request.lines();
+    let mut lines = vec![format!("{question} ({})", shown.label)];
+    lines.extend(shown.description);
+    lines.push(format!("▶ {}", shown.summary));
     lines.extend(
-        request
-            .description
-            .lines()
-            .map(str::trim)
-            .filter(|line| !line.is_empty())
-            .map(str::to_owned),
+        shown
+            .arguments
+            .into_iter()
+            .map(|argument| format!("· {argument}")),
     );
-    lines.push(format!("▶ {}", request.summary.trim()));
-    for argument in &request.arguments {
-        let value = match &argument.value {
-            Value::String(text) => text.clone(),
-            other => other.to_string(),
-        };
-        let meaning = argument
-            .meaning
-            .as_ref()
-            .map(|meaning| format!(" — {meaning}"))
-            .unwrap_or_default();
-        lines.push(format!("· {}: {value}{meaning}", argument.label));
-    }
     lines.join("\n")
 }
 

@@ -348,7 +348,28 @@ impl ToolDefinition {
         &self,
         args: Value,
     ) -> Result<Value, super::validate::InvalidArguments> {
-        validate::check_arguments(&self.validator, args)
+        let mut args = validate::check_arguments(&self.validator, args)?;
+        self.drop_unknown_keys(&mut args);
+        Ok(args)
+    }
+
+    /// Leaves out the top-level keys the schema does not name — unless it admits others
+    /// (`additionalProperties` present and not `false`) — so a person confirms, and the tool
+    /// receives, exactly the arguments the schema describes: a key a model or a client made
+    /// up is neither shown in a dialog nor handed to a handler.
+    fn drop_unknown_keys(&self, args: &mut Value) {
+        let parameters = &self.schema.validation;
+        let admits_others = parameters
+            .get("additionalProperties")
+            .is_some_and(|extra| extra != &Value::Bool(false));
+        let (Some(object), Some(properties), false) = (
+            args.as_object_mut(),
+            parameters.get("properties").and_then(Value::as_object),
+            admits_others,
+        ) else {
+            return;
+        };
+        object.retain(|key, _| properties.contains_key(key));
     }
 
     /// The handler, undecorated. Only the dispatcher runs it, behind its gates.
