@@ -4,8 +4,10 @@
 #   1. prerequisites: the prereqs decisions tested on fake machines, then checked here (cmake, C++
 #      compiler, libclang, python3/pip; installed with apt-get when missing)
 #   2. the Gemma 3 270M model, fetched once into ~/.cache/agent-rs/models (or $GEMMA_MODEL), and
-#      the MCP client habit-demo's MCP test talks to: the official Python SDK, pinned, installed
-#      once into ~/.cache/agent-rs/mcp-python-VERSION (scripts/mcp-client.sh)
+#      the MCP clients habit-demo's MCP test talks to: the official Python SDK and TypeScript
+#      SDK, pinned, installed once into ~/.cache/agent-rs/mcp-python-VERSION
+#      (scripts/mcp-client.sh) and ~/.cache/agent-rs/mcp-ts-VERSION (scripts/mcp-client-ts.sh,
+#      which installs Node.js with apt-get when it is missing)
 #   3. cargo fmt --check, clippy -D warnings, rustdoc -D warnings
 #   4. cargo test over the whole workspace with all features: unit, integration, trybuild,
 #      doctests, and the live tests that run the real model through llama.cpp
@@ -28,10 +30,13 @@ fi
 export GEMMA_MODEL
 printf 'using %s\n' "$GEMMA_MODEL" >&2
 
-step "MCP client (the official Python SDK)"
+step "MCP clients (the official Python and TypeScript SDKs)"
 MCP_CLIENT_PYTHON="$(scripts/mcp-client.sh | tail -n 1)"
 export MCP_CLIENT_PYTHON
 printf 'using %s\n' "$MCP_CLIENT_PYTHON" >&2
+MCP_CLIENT_TS="$(scripts/mcp-client-ts.sh | tail -n 1)"
+export MCP_CLIENT_TS
+printf 'using %s\n' "$MCP_CLIENT_TS" >&2
 
 step "cargo fmt --check"
 cargo fmt --all --check

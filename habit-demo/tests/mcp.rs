@@ -274,3 +274,108 @@ fn the_official_python_sdk_sees_only_admitted_tools_and_every_write_asks_first()
         out["sdk_version"]
     );
 }
+
+/// The variable scripts/test.sh sets to the TypeScript SDK's folder.
+const TS_VAR: &str = "MCP_CLIENT_TS";
+
+/// A result as the TypeScript SDK returned it: a tool result (not its own throw), with this
+/// `isError`; for an error, the envelope read from its text.
+fn ts_result(out: &Value, call: &str, is_error: bool) -> Value {
+    let result = &out[call];
+    assert!(
+        result.get("client_error").is_none(),
+        "{call}: the TypeScript SDK threw instead of returning the result: {result}"
+    );
+    assert_eq!(result["isError"], is_error, "{call}: {result}");
+    if !is_error {
+        return result["structuredContent"].clone();
+    }
+    assert!(
+        result.get("structuredContent").is_none(),
+        "{call}: {result}"
+    );
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{call}: {e}: {result}"))
+}
+
+#[test]
+fn the_official_typescript_sdk_reads_every_error_and_a_cancel_writes_nothing() {
+    let Ok(sdk) = std::env::var(TS_VAR) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{TS_VAR} is not set under CI: scripts/test.sh must install the TypeScript MCP client"
+        );
+        eprintln!(
+            "\n!!! SKIPPED: the TypeScript MCP client test needs {TS_VAR} (run scripts/test.sh, or \
+             {TS_VAR}=$(scripts/mcp-client-ts.sh | tail -n 1) cargo test -p habit-demo --test mcp)\n"
+        );
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("habits.sqlite3");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_client.mjs");
+    let output = Command::new("node")
+        .arg(script)
+        .arg(&sdk)
+        .arg(env!("CARGO_BIN_EXE_habit-demo"))
+        .arg(&db)
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "the TypeScript client failed ({})\nstdout:\n{stdout}\nstderr:\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let out: Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: not JSON:\n{stdout}"));
+
+    assert_eq!(
+        out["tools"],
+        serde_json::json!([
+            "search_catalog",
+            "query_protocol",
+            "list_active_habits",
+            "get_streak",
+            "add_habit",
+            "stop_habit",
+            "update_habit_text"
+        ])
+    );
+    // Every read-only tool answers, its structured content accepted by the SDK's own check.
+    assert!(ts_result(&out, "search", false)["count"].as_u64().is_some());
+    assert_eq!(ts_result(&out, "protocol", false)["kind"], "break");
+    assert_eq!(ts_result(&out, "habits_before", false)["count"], 0);
+    assert_eq!(ts_result(&out, "streak", false)["current_streak"], 0);
+    // Errors of tools that list an outputSchema reach the client with their code and reason.
+    for (call, code) in [
+        ("malformed", "validation"),
+        ("not_found", "not_found"),
+        ("self_only", "unknown_tool"),
+    ] {
+        let error = ts_result(&out, call, true);
+        assert_eq!(error["code"], code, "{call}: {error}");
+        assert!(error["reason"].as_str().is_some_and(|r| !r.is_empty()));
+    }
+    // A write with a yes runs; a decline and no elicitation are cancelled.
+    assert_eq!(ts_result(&out, "accepted", false)["habit_id"], 1);
+    assert_eq!(ts_result(&out, "declined", true)["status"], "cancelled");
+    assert_eq!(ts_result(&out, "unasked", true)["status"], "cancelled");
+    // The call the client gave up on (its own timeout, then notifications/cancelled): the SDK
+    // reports the timeout, and the accept given 2 s later wrote nothing.
+    assert!(
+        out["late"]["client_error"]
+            .as_str()
+            .is_some_and(|e| e.contains("timed out")),
+        "{}",
+        out["late"]
+    );
+    assert_eq!(out["asked"], 3, "three writes asked");
+    assert_eq!(out["unused_answers"], 0);
+    assert_eq!(ts_result(&out, "habits", false)["count"], 1);
+    assert_eq!(
+        rows(&db, "SELECT protocol_id FROM habits ORDER BY id"),
+        ["build.morning-walk"]
+    );
+}
