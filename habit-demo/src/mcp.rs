@@ -6,7 +6,7 @@
 //!
 //! Stdout carries only MCP's JSON-RPC messages; this mode's own lines (what it serves, why it
 //! stopped) go to stderr, which MCP clients show in their server log — made inert like every
-//! other line the demo prints ([`crate::inert`]), since an error can quote what the client sent.
+//! other line the demo prints ([`agent_core::inert`]), since an error can quote what the client sent.
 
 use std::path::PathBuf;
 use std::process::ExitCode;

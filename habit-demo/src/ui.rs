@@ -2,7 +2,7 @@
 //! colours are wanted and whether the model's streamed answer has left the cursor mid-line
 //! (so a tool line, a prompt or an error always starts on a fresh line).
 //!
-//! Every text [`Ui`] is given is made inert first ([`crate::inert`]): a caller cannot pass an
+//! Every text [`Ui`] is given is made inert first ([`agent_core::inert`]): a caller cannot pass an
 //! escape sequence or a newline through it, by mistake or on a model's behalf. The only bytes
 //! written raw are the ones this file owns: colour codes, the line breaks between lines, and
 //! the spinner's line clearing.
