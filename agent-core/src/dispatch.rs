@@ -36,8 +36,9 @@ use crate::layer::timeout::Timeout;
 use crate::messages::Messages;
 use crate::registry::Registry;
 use crate::tool::{
-    CallContext, Caller, Confirmed, ErrorCode, JournalEntry, JournalRecord, NOT_CONFIRMED,
-    ToolDefinition, ToolError, ToolHandler, ToolResult, UndoCall, ValueSets, validate,
+    BoxFuture, CallContext, Caller, Confirmed, ErrorCode, JournalEntry, JournalRecord,
+    NOT_CONFIRMED, ToolDefinition, ToolError, ToolHandler, ToolResult, UndoCall, ValueSets,
+    validate,
 };
 
 /// Runs calls against a registry, for one caller class, behind one confirmer; see the module
@@ -150,15 +151,20 @@ impl Dispatcher {
             Err(error) => return ToolError::from(error).into(),
         };
         let call = CallContext::new(args, self.registry.deps().clone());
-        // A handler may panic while creating its future as well as while it runs.
-        let future = match std::panic::catch_unwind(AssertUnwindSafe(|| handler.call(call))) {
-            Ok(future) => future,
-            Err(panic) => return ToolError::from_panic(panic).into(),
-        };
-        match AssertUnwindSafe(future).catch_unwind().await {
-            Ok(result) => result,
-            Err(panic) => ToolError::from_panic(panic).into(),
-        }
+        caught(|| handler.call(call)).await
+    }
+}
+
+/// Runs the future `start` makes, answering a panic — while it is made as well as while it
+/// runs — with a `handler_error`.
+async fn caught(start: impl FnOnce() -> BoxFuture<'static, ToolResult>) -> ToolResult {
+    let future = match std::panic::catch_unwind(AssertUnwindSafe(start)) {
+        Ok(future) => future,
+        Err(panic) => return ToolError::from_panic(panic).into(),
+    };
+    match AssertUnwindSafe(future).catch_unwind().await {
+        Ok(result) => result,
+        Err(panic) => ToolError::from_panic(panic).into(),
     }
 }
 
@@ -226,15 +232,7 @@ impl Dispatcher {
             at_ms: entry.record.at_ms,
         };
         let deps = self.registry.deps().clone();
-        let future =
-            match std::panic::catch_unwind(AssertUnwindSafe(|| undo.undo(undo_call, &deps))) {
-                Ok(future) => future,
-                Err(panic) => return ToolError::from_panic(panic).into(),
-            };
-        let result = match AssertUnwindSafe(future).catch_unwind().await {
-            Ok(result) => result,
-            Err(panic) => ToolError::from_panic(panic).into(),
-        };
+        let result = caught(|| undo.undo(undo_call, &deps)).await;
         if let ToolResult::Ok { data } = &result {
             let record = JournalRecord {
                 tool: entry.record.tool.clone(),

@@ -34,8 +34,8 @@ fn run_client(python: &str, db: &Path) -> Value {
 
 /// A tool result's structured content — for an error, its envelope, read from its JSON text
 /// (an error carries no `structuredContent`) — after checking the call was answered as a tool
-/// result (never a JSON-RPC error) with this `isError`, and that the SDK accepted it (it
-/// refuses an `ok` result whose structured content is missing or breaks the listed schema).
+/// result (never a JSON-RPC error) with this `isError`, and that the SDK — either client —
+/// accepted it (each refuses a result whose structured content breaks the listed schema).
 fn structured(out: &Value, call: &str, is_error: bool) -> Value {
     let result = &out[call];
     assert!(
@@ -278,26 +278,6 @@ fn the_official_python_sdk_sees_only_admitted_tools_and_every_write_asks_first()
 /// The variable scripts/test.sh sets to the TypeScript SDK's folder.
 const TS_VAR: &str = "MCP_CLIENT_TS";
 
-/// A result as the TypeScript SDK returned it: a tool result (not its own throw), with this
-/// `isError`; for an error, the envelope read from its text.
-fn ts_result(out: &Value, call: &str, is_error: bool) -> Value {
-    let result = &out[call];
-    assert!(
-        result.get("client_error").is_none(),
-        "{call}: the TypeScript SDK threw instead of returning the result: {result}"
-    );
-    assert_eq!(result["isError"], is_error, "{call}: {result}");
-    if !is_error {
-        return result["structuredContent"].clone();
-    }
-    assert!(
-        result.get("structuredContent").is_none(),
-        "{call}: {result}"
-    );
-    let text = result["content"][0]["text"].as_str().unwrap_or_default();
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("{call}: {e}: {result}"))
-}
-
 #[test]
 fn the_official_typescript_sdk_reads_every_error_and_a_cancel_writes_nothing() {
     let Ok(sdk) = std::env::var(TS_VAR) else {
@@ -344,24 +324,28 @@ fn the_official_typescript_sdk_reads_every_error_and_a_cancel_writes_nothing() {
         ])
     );
     // Every read-only tool answers, its structured content accepted by the SDK's own check.
-    assert!(ts_result(&out, "search", false)["count"].as_u64().is_some());
-    assert_eq!(ts_result(&out, "protocol", false)["kind"], "break");
-    assert_eq!(ts_result(&out, "habits_before", false)["count"], 0);
-    assert_eq!(ts_result(&out, "streak", false)["current_streak"], 0);
+    assert!(
+        structured(&out, "search", false)["count"]
+            .as_u64()
+            .is_some()
+    );
+    assert_eq!(structured(&out, "protocol", false)["kind"], "break");
+    assert_eq!(structured(&out, "habits_before", false)["count"], 0);
+    assert_eq!(structured(&out, "streak", false)["current_streak"], 0);
     // Errors of tools that list an outputSchema reach the client with their code and reason.
     for (call, code) in [
         ("malformed", "validation"),
         ("not_found", "not_found"),
         ("self_only", "unknown_tool"),
     ] {
-        let error = ts_result(&out, call, true);
+        let error = structured(&out, call, true);
         assert_eq!(error["code"], code, "{call}: {error}");
         assert!(error["reason"].as_str().is_some_and(|r| !r.is_empty()));
     }
     // A write with a yes runs; a decline and no elicitation are cancelled.
-    assert_eq!(ts_result(&out, "accepted", false)["habit_id"], 1);
-    assert_eq!(ts_result(&out, "declined", true)["status"], "cancelled");
-    assert_eq!(ts_result(&out, "unasked", true)["status"], "cancelled");
+    assert_eq!(structured(&out, "accepted", false)["habit_id"], 1);
+    assert_eq!(structured(&out, "declined", true)["status"], "cancelled");
+    assert_eq!(structured(&out, "unasked", true)["status"], "cancelled");
     // The call the client gave up on (its own timeout, then notifications/cancelled): the SDK
     // reports the timeout, and the accept given 2 s later wrote nothing.
     assert!(
@@ -373,7 +357,7 @@ fn the_official_typescript_sdk_reads_every_error_and_a_cancel_writes_nothing() {
     );
     assert_eq!(out["asked"], 3, "three writes asked");
     assert_eq!(out["unused_answers"], 0);
-    assert_eq!(ts_result(&out, "habits", false)["count"], 1);
+    assert_eq!(structured(&out, "habits", false)["count"], 1);
     assert_eq!(
         rows(&db, "SELECT protocol_id FROM habits ORDER BY id"),
         ["build.morning-walk"]

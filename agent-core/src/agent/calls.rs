@@ -153,14 +153,7 @@ impl Calls {
         let label = messages
             .undo_label
             .replace("{tool}", &self.label(&entry.record.tool));
-        let call_id = self.next_call_id;
-        self.next_call_id += 1;
-        self.reporter.emit(AgentEvent::ToolCallRequested {
-            call_id,
-            name: name.clone(),
-            label: label.clone(),
-            args: entry.record.arguments.clone(),
-        });
+        let call_id = self.announce_as(&name, &label, &entry.record.arguments);
         self.reporter.call_id.store(call_id, Ordering::SeqCst);
         let result = self.dispatcher.undo(entry, messages).await;
         turn.completed.push(CompletedCall {
@@ -168,15 +161,7 @@ impl Calls {
             label: label.clone(),
             result: result.clone(),
         });
-        let capped = self.registry.result_cap().apply(&result);
-        self.reporter.emit(AgentEvent::ToolResult {
-            call_id,
-            name,
-            label,
-            result: result.clone(),
-            sent: capped.value,
-            truncated: capped.truncated,
-        });
+        self.answer_as(call_id, name, label, result.clone());
         result
     }
 
@@ -196,23 +181,41 @@ impl Calls {
     }
 
     fn announce(&mut self, call: &ToolCall) -> u64 {
+        let label = self.label(&call.name);
+        self.announce_as(&call.name, &label, &call.args)
+    }
+
+    /// Numbers a call and reports it under `label`.
+    fn announce_as(&mut self, name: &str, label: &str, args: &serde_json::Value) -> u64 {
         let call_id = self.next_call_id;
         self.next_call_id += 1;
         self.reporter.emit(AgentEvent::ToolCallRequested {
             call_id,
-            name: call.name.clone(),
-            label: self.label(&call.name),
-            args: call.args.clone(),
+            name: name.to_owned(),
+            label: label.to_owned(),
+            args: args.clone(),
         });
         call_id
     }
 
     fn answer_call(&self, call_id: u64, name: String, result: ToolResult) -> ResultMessage {
+        let label = self.label(&name);
+        self.answer_as(call_id, name, label, result)
+    }
+
+    /// Reports a call's result under `label` and caps it for the model.
+    fn answer_as(
+        &self,
+        call_id: u64,
+        name: String,
+        label: String,
+        result: ToolResult,
+    ) -> ResultMessage {
         let capped = self.registry.result_cap().apply(&result);
         self.reporter.emit(AgentEvent::ToolResult {
             call_id,
             name: name.clone(),
-            label: self.label(&name),
+            label,
             result,
             sent: capped.value.clone(),
             truncated: capped.truncated,

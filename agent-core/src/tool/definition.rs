@@ -85,6 +85,24 @@ pub enum Caller {
     Assistant,
 }
 
+impl Caller {
+    /// The stored form: `app`, `system` or `assistant`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::App => "app",
+            Self::System => "system",
+            Self::Assistant => "assistant",
+        }
+    }
+
+    /// The caller whose [`as_str`](Self::as_str) is `text`.
+    pub fn parse(text: &str) -> Option<Self> {
+        [Self::App, Self::System, Self::Assistant]
+            .into_iter()
+            .find(|c| c.as_str() == text)
+    }
+}
+
 /// Where a tool was declared, for duplicate-name errors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SourceLocation {

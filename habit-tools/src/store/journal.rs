@@ -29,23 +29,6 @@ impl SqliteJournal {
 const COLUMNS: &str =
     "id, tool, label, summary, arguments, result, at_ms, caller, confirmed, undo_of, undone_by";
 
-fn caller_str(caller: Caller) -> &'static str {
-    match caller {
-        Caller::App => "app",
-        Caller::System => "system",
-        Caller::Assistant => "assistant",
-    }
-}
-
-fn parse_caller(text: &str) -> Option<Caller> {
-    match text {
-        "app" => Some(Caller::App),
-        "system" => Some(Caller::System),
-        "assistant" => Some(Caller::Assistant),
-        _ => None,
-    }
-}
-
 /// A row as an entry; a row another program wrote badly is an error, not a guess.
 fn entry(row: &Row<'_>) -> rusqlite::Result<Result<JournalEntry, String>> {
     let id: i64 = row.get(0)?;
@@ -68,7 +51,7 @@ fn entry(row: &Row<'_>) -> rusqlite::Result<Result<JournalEntry, String>> {
                 result: serde_json::from_str(&result)
                     .map_err(|e| format!("journal entry {id}: result: {e}"))?,
                 at_ms: row.get(6).map_err(|e| e.to_string())?,
-                caller: parse_caller(&caller)
+                caller: Caller::parse(&caller)
                     .ok_or_else(|| format!("journal entry {id}: caller '{caller}'"))?,
                 confirmed: Confirmed::parse(&confirmed)
                     .ok_or_else(|| format!("journal entry {id}: confirmed '{confirmed}'"))?,
@@ -95,7 +78,7 @@ fn insert(tx: &Transaction<'_>, record: &JournalRecord) -> Result<u64, HabitErro
             record.arguments.to_string(),
             record.result.to_string(),
             record.at_ms,
-            caller_str(record.caller),
+            record.caller.as_str(),
             record.confirmed.as_str(),
             record.undo_of.and_then(|id| i64::try_from(id).ok()),
         ],
