@@ -3,9 +3,8 @@
 //! part by part to a declared two-step plan; and with a scripted reading of the requests,
 //! the model's reading deciding where the router's letters mislead it, and composing a
 //! two-step plan from a request's parts where the whole reads as one step — a declared one
-//! from any two parts, any two tools from two sentences; a word of a tool's action (in its
-//! label's verb group) choosing it where the router leans elsewhere; and a step whose required
-//! value has nothing to choose from, answered without the model.
+//! from any two parts, any two tools from two sentences; and a step whose required value has
+//! nothing to choose from, answered without the model.
 
 use std::sync::{Arc, Mutex};
 
@@ -79,19 +78,6 @@ fn agent_over(
     strategy: Strategy,
     session: impl FnOnce(ScriptedSession) -> ScriptedSession,
 ) -> (Agent<ScriptedSession>, Arc<Mutex<Vec<AgentEvent>>>) {
-    // The plans here are the examples' and the readings' alone: without the background of
-    // requests that need no tool, which the fake readings cannot tell apart.
-    agent_in(chores, script, strategy, session, &Background::none())
-}
-
-/// An agent over these `chores`, whose chooser learns beside `background`.
-fn agent_in(
-    chores: &[&str],
-    script: Vec<Vec<agent_core::ChatEvent>>,
-    strategy: Strategy,
-    session: impl FnOnce(ScriptedSession) -> ScriptedSession,
-    background: &Background,
-) -> (Agent<ScriptedSession>, Arc<Mutex<Vec<AgentEvent>>>) {
     let chores = Arc::new(Chores(Mutex::new(
         chores
             .iter()
@@ -121,7 +107,9 @@ fn agent_in(
     ));
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&events);
-    let chooser = Chooser::with_background(&registry, background);
+    // The plans here are the examples' and the readings' alone: without the background of
+    // requests that need no tool, which the fake readings cannot tell apart.
+    let chooser = Chooser::with_background(&registry, &Background::none());
     let agent = Agent::new(session, registry)
         .with_chooser(chooser)
         .with_strategy(strategy)
@@ -203,33 +191,6 @@ async fn a_request_in_two_parts_finds_the_declared_two_step_plan() {
         .await
         .expect("answer");
     assert_eq!(planned(&events), ["list_chores", "check_chore"]);
-}
-
-#[tokio::test]
-async fn a_word_of_the_tools_action_chooses_it_where_the_letters_lean_elsewhere() {
-    // "마쳤어" is in no example; it is in the verb group of "완료", the label's word.
-    let request = "오늘 빨래 마쳤어";
-    let verbs = r#"{"verbs": [{"words": ["완료", "끝냈", "마쳤", "체크"]}]}"#;
-    let chores = ["설거지", "빨래", "청소"];
-    for (background, plan) in [
-        (Background::none(), "list_chores"),
-        (Background::from_json(verbs).expect("verbs"), "check_chore"),
-    ] {
-        let args = if plan == "check_chore" {
-            json!({"number": 2})
-        } else {
-            json!({})
-        };
-        let (mut agent, events) = agent_in(
-            &chores,
-            vec![vec![call(plan, args)], text("표시했어요.")],
-            Strategy::Router,
-            |session| session,
-            &background,
-        );
-        agent.send(request).await.expect("answer");
-        assert_eq!(planned(&events), [plan]);
-    }
 }
 
 /// A stand-in for the model's reading: what a text means, as a direction — a list (목록,

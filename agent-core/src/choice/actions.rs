@@ -15,10 +15,6 @@ use crate::request::{self, Request, Said};
 #[derive(Debug, Clone, Default)]
 pub(super) struct Actions {
     cues: HashMap<String, Vec<String>>,
-    /// The cues of each tool that its label and name give and that are words of action (in a
-    /// group of verbs), and the words those groups join (see [`Actions::of`]): neither the
-    /// nouns of its label ("마감" of "마감일 변경") nor the words its examples happen to use.
-    named: HashMap<String, Vec<String>>,
 }
 
 impl Actions {
@@ -26,12 +22,8 @@ impl Actions {
     /// tool's label and name have ("추가" of "습관 추가", "delete" of `delete_task`), and the
     /// stems its one-call examples use often that no other tool's label, name or examples
     /// have — leaving out the words of the values the tools take now (a habit's or an
-    /// order's name says nothing of the action). Then each group of `verbs` (words that
-    /// ask for one action, see [`Background::verbs`](super::Background::verbs)) of which
-    /// exactly one tool's label or name has a word adds its other words to that tool's cues — except those
-    /// another tool's label, name or examples use, or a value's words: "넣어줘" asks for the
-    /// tool labelled "할 일 추가" though none of its examples says it.
-    pub(super) fn of(registry: &Registry, verbs: &[Vec<String>]) -> Self {
+    /// order's name says nothing of the action).
+    pub(super) fn of(registry: &Registry) -> Self {
         let values = value_words(registry);
         let declared: Vec<(String, BTreeSet<String>)> = registry
             .tools()
@@ -67,7 +59,6 @@ impl Actions {
                 .count()
         };
         let mut cues = HashMap::new();
-        let mut named = HashMap::new();
         for (i, (tool, own)) in declared.iter().enumerate() {
             let elsewhere = |stem: &String, in_examples: bool| {
                 declared.iter().enumerate().any(|(j, (_, theirs))| {
@@ -80,14 +71,6 @@ impl Actions {
                 .filter(|stem| !values.contains(*stem) && !elsewhere(stem, false))
                 .cloned()
                 .collect();
-            named.insert(
-                tool.clone(),
-                tool_cues
-                    .iter()
-                    .filter(|cue| verbs.iter().any(|group| group.contains(cue)))
-                    .cloned()
-                    .collect::<Vec<_>>(),
-            );
             for (stem, count) in &used[i] {
                 if *count >= often
                     && !values.contains(stem)
@@ -97,40 +80,15 @@ impl Actions {
                     tool_cues.push(stem.clone());
                 }
             }
-            cues.insert(tool.clone(), tool_cues);
-        }
-        let texts: Vec<(String, String)> = registry
-            .tools()
-            .map(|tool| {
-                let mut text = format!("{} {}", tool.label(), tool.name().replace('_', " "));
-                for example in registry.examples() {
-                    if example.plan().as_slice() == [tool.name()] {
-                        text.push('\n');
-                        text.push_str(example.request());
-                    }
-                }
-                (tool.name().to_owned(), text.to_lowercase())
-            })
-            .collect();
-        let joined = joined_verbs([&named, &cues], verbs, &texts, &values);
-        for (tool, words) in joined {
-            if let Some(tool_cues) = named.get_mut(&tool) {
-                tool_cues.extend(words.iter().cloned());
-            }
-            if let Some(tool_cues) = cues.get_mut(&tool) {
-                tool_cues.extend(words);
-            }
-        }
-        for tool_cues in cues.values_mut().chain(named.values_mut()) {
-            let mut spelt: Vec<String> = tool_cues
+            let mut tool_cues: Vec<String> = tool_cues
                 .iter()
                 .flat_map(|cue| request::spellings(cue))
                 .collect();
-            spelt.sort_unstable();
-            spelt.dedup();
-            *tool_cues = spelt;
+            tool_cues.sort_unstable();
+            tool_cues.dedup();
+            cues.insert(tool.clone(), tool_cues);
         }
-        Self { cues, named }
+        Self { cues }
     }
 
     /// Whether `word` (a stem or one of its [spellings](request::spellings)) is a cue of
@@ -154,24 +112,8 @@ impl Actions {
         self.said_by(tool, |cue| request.said_as_word(cue))
     }
 
-    /// Whether `request` names `tool`'s action ([`Request::said_as_action`]), counting only
-    /// the cues of its label, name and the verbs they join: what the request names the
-    /// action with, not a word an example happened to use (nor a cue inside another word,
-    /// nor one used as a place or a topic: "목록에서 빼줘").
-    pub(super) fn named(&self, tool: &str, request: &Request) -> Said {
-        Self::said_in(&self.named, tool, |cue| request.said_as_action(cue))
-    }
-
     fn said_by(&self, tool: &str, said_of: impl Fn(&str) -> Said) -> Said {
-        Self::said_in(&self.cues, tool, said_of)
-    }
-
-    fn said_in(
-        cues: &HashMap<String, Vec<String>>,
-        tool: &str,
-        said_of: impl Fn(&str) -> Said,
-    ) -> Said {
-        let Some(cues) = cues.get(tool) else {
+        let Some(cues) = self.cues.get(tool) else {
             return Said::Nothing;
         };
         let mut said = Said::Nothing;
@@ -184,50 +126,6 @@ impl Actions {
         }
         said
     }
-}
-
-/// The words of `verbs` each tool's cues gain (see [`Actions::of`]): those of every group
-/// owned by that tool, less the words another tool's `texts` (label, name and examples,
-/// lower-cased) contain and those among the value words. A group's owner is the one tool
-/// with a word of it among its `named` cues (the words of action its label or name gives),
-/// or, where no tool has, the one tool with a word of it among its `cues` at all.
-fn joined_verbs(
-    [named, cues]: [&HashMap<String, Vec<String>>; 2],
-    verbs: &[Vec<String>],
-    texts: &[(String, String)],
-    values: &BTreeSet<String>,
-) -> HashMap<String, Vec<String>> {
-    let owners = |cues: &HashMap<String, Vec<String>>, group: &[String]| -> Vec<String> {
-        cues.iter()
-            .filter(|(_, tool_cues)| {
-                tool_cues.iter().any(|cue| {
-                    let spellings = request::spellings(cue);
-                    group.iter().any(|word| spellings.contains(word))
-                })
-            })
-            .map(|(tool, _)| tool.clone())
-            .collect()
-    };
-    let mut joined: HashMap<String, Vec<String>> = HashMap::new();
-    for group in verbs {
-        let mut owner = owners(named, group);
-        if owner.is_empty() {
-            owner = owners(cues, group);
-        }
-        let [owner] = owner.as_slice() else {
-            continue;
-        };
-        for word in group {
-            let used_elsewhere = texts
-                .iter()
-                .any(|(tool, text)| tool != owner && text.contains(word.as_str()));
-            let a_value = stem(word).is_some_and(|s| values.contains(&s));
-            if !used_elsewhere && !a_value {
-                joined.entry(owner.clone()).or_default().push(word.clone());
-            }
-        }
-    }
-    joined
 }
 
 /// One in this many of a tool's examples must use a stem for it to be a cue (at least one):
@@ -314,7 +212,7 @@ mod tests {
             .definition(tool("list_tasks", "할 일 목록", &["할 일 보여줘"]))
             .build()
             .expect("registry");
-        let actions = Actions::of(&registry, &[]);
+        let actions = Actions::of(&registry);
         let said = |text: &str| actions.said("delete_task", &Request::new(text));
         assert_eq!(said("치과 예약 삭제해"), Said::Asked);
         assert_eq!(said("Delete the milk task"), Said::Asked, "by its name");
@@ -327,68 +225,5 @@ mod tests {
         assert_eq!(said("지워 말고 둬"), Said::Refused);
         assert_eq!(said("don't delete it"), Said::Refused);
         assert_eq!(said("할 일 뭐 있어?"), Said::Nothing, "할 is every tool's");
-    }
-
-    fn verbs() -> Vec<Vec<String>> {
-        [
-            &["추가", "넣어", "add", "put"][..],
-            &["삭제", "지워", "delete", "remove"],
-            &["목록", "보여", "show"],
-        ]
-        .iter()
-        .map(|group| group.iter().map(|w| (*w).to_owned()).collect())
-        .collect()
-    }
-
-    #[test]
-    fn a_label_word_of_action_brings_its_verb_group() {
-        let registry = Registry::builder()
-            .definition(tool("add_task", "할 일 추가", &["우유 사기 추가해줘"]))
-            .definition(tool("delete_task", "할 일 삭제", &["우유 할 일 삭제"]))
-            .definition(tool(
-                "search_tasks",
-                "할 일 검색",
-                &["보고서 찾아서 보여줘"],
-            ))
-            .build()
-            .expect("registry");
-        let actions = Actions::of(&registry, &verbs());
-        let named = |tool: &str, text: &str| actions.named(tool, &Request::new(text));
-        assert_eq!(named("add_task", "세제 사기 할일에 넣어줘"), Said::Asked);
-        assert_eq!(named("add_task", "put milk on my list"), Said::Asked);
-        assert_eq!(named("delete_task", "세탁소 건 지워줘"), Said::Asked);
-        assert_eq!(
-            named("search_tasks", "show me the report"),
-            Said::Asked,
-            "no label names the group: the one tool whose examples do owns it"
-        );
-        assert_eq!(
-            named("add_task", "할 일 추가하는 방법"),
-            Said::Nothing,
-            "a description, not an ask"
-        );
-        assert_eq!(
-            named("delete_task", "삭제에 대해 알려줘"),
-            Said::Nothing,
-            "a word followed by a place particle names a thing"
-        );
-    }
-
-    #[test]
-    fn a_verb_group_two_tools_name_joins_neither() {
-        let registry = Registry::builder()
-            .definition(tool("add_task", "할 일 추가", &[]))
-            .definition(tool("add_note", "메모 넣어두기", &[]))
-            .build()
-            .expect("registry");
-        let actions = Actions::of(&registry, &verbs());
-        assert_eq!(
-            actions.named("add_task", &Request::new("put it on the list")),
-            Said::Nothing
-        );
-        assert_eq!(
-            actions.named("add_task", &Request::new("할 일 추가")),
-            Said::Asked
-        );
     }
 }

@@ -31,8 +31,6 @@ const SIMILAR_TO_A_TOOL: f32 = 0.5;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Background {
     entries: Vec<Entry>,
-    /// Groups of words that ask for one action ("삭제", "지워", "delete", …).
-    verbs: Vec<Vec<String>>,
 }
 
 /// One background request.
@@ -56,17 +54,6 @@ struct File {
     examples: Vec<Entry>,
     #[serde(default)]
     sections: Vec<Section>,
-    #[serde(default)]
-    verbs: Vec<Verbs>,
-}
-
-/// One group of words that ask for the same action.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Verbs {
-    #[serde(default, rename = "about")]
-    _about: Option<String>,
-    words: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -88,15 +75,12 @@ impl Background {
     pub fn none() -> Self {
         Self {
             entries: Vec::new(),
-            verbs: Vec::new(),
         }
     }
 
     /// A background read from JSON in the shipped file's format: an object with `"examples"`
     /// and/or `"sections": [{"about": "…", "examples": [...]}]`, each example `{"request":
-    /// "…", "answer": "…", "actions": ["…"]}` (`actions` optional), and optionally `"verbs":
-    /// [{"about": "…", "words": ["추가", "넣어", "add", …]}]`, groups of words that ask for
-    /// one action.
+    /// "…", "answer": "…", "actions": ["…"]}` (`actions` optional).
     ///
     /// # Errors
     /// The JSON's own error, with its line and column, when it is not in that format.
@@ -104,27 +88,7 @@ impl Background {
         let file: File = serde_json::from_str(json)?;
         let mut entries = file.examples;
         entries.extend(file.sections.into_iter().flat_map(|s| s.examples));
-        let verbs = file
-            .verbs
-            .into_iter()
-            .map(|group| group.words.iter().map(|w| w.to_lowercase()).collect())
-            .collect();
-        Ok(Self { entries, verbs })
-    }
-
-    /// Groups of words that ask for one action each: the file's `verbs` and the `actions` of
-    /// its requests. A tool whose own words ask for an action with one word of a group is
-    /// asked for by the others too ("넣어줘" asks for the tool labelled "할 일 추가"; see the
-    /// [choice module](crate::choice)).
-    pub fn verbs(&self) -> Vec<Vec<String>> {
-        let mut groups = self.verbs.clone();
-        for entry in &self.entries {
-            let group: Vec<String> = entry.actions.iter().map(|a| a.to_lowercase()).collect();
-            if !group.is_empty() && !groups.contains(&group) {
-                groups.push(group);
-            }
-        }
-        groups
+        Ok(Self { entries })
     }
 
     /// How many requests it holds.

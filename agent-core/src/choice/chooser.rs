@@ -121,7 +121,7 @@ impl Chooser {
             Tuning::default()
         };
         let training = Training::of(registry, background);
-        let actions = Actions::of(registry, &background.verbs());
+        let actions = Actions::of(registry);
         let unsupported = unsupported_words(&training.unsupported, &actions, registry);
         Self {
             training,
@@ -360,7 +360,6 @@ impl Chooser {
         let plan = self
             .composed_by_cues(&weighed.plan, &request)
             .unwrap_or(weighed.plan);
-        let plan = self.named_by_words(plan, &weighed.reading_scores, &request);
         let plan = self.asked_for(plan, &weighed.scores, sureness, &request);
         let plan = self.doable(plan, &request);
         let mut decision = self.decision(plan, ranked, weighed.channel_scores);
@@ -744,9 +743,8 @@ impl Chooser {
     /// actions, where the evidence chose one of the two tools: split where one clause joins
     /// the next, the first part says the action of one tool alone and the rest the action of
     /// another alone ("끝난 일 목록 보여주고, 세탁소 코트 건은 지워줘" — a list, then a
-    /// delete), or chose a tool whose action the request does not name. An app that
-    /// declares few examples declares no two-step ones; its parts are too few words for the
-    /// reading. Adding a step the evidence did not choose is the stronger
+    /// delete). An app that declares few examples declares no two-step ones; its parts are too
+    /// few words for the reading. Adding a step the evidence did not choose is the stronger
     /// move, so here a cue counts only where it starts a word: the "해줘" of "삭제해줘" is
     /// no ask for the tool whose examples say "해줘".
     fn composed_by_cues(&self, plan: &Plan, request: &Request) -> Option<Plan> {
@@ -768,42 +766,13 @@ impl Chooser {
             .find_map(|(left, right)| {
                 match (asked_in(&left).as_slice(), asked_in(&right).as_slice()) {
                     ([first], [second])
-                        if first != second
-                            && (*first == chosen
-                                || *second == chosen
-                                || self.actions.named(chosen, request) != Said::Asked) =>
+                        if first != second && (*first == chosen || *second == chosen) =>
                     {
                         Some(vec![(*first).clone(), (*second).clone()])
                     }
                     _ => None,
                 }
             })
-    }
-
-    /// The one tool whose action the request names by a word of action (its label's or name's,
-    /// or one of the same verb group: see `Actions::named`), where the chosen one-step plan is
-    /// another tool whose action it does not name and the model's `reading` is not sure of
-    /// ("할일에 넣어줘" is an add, whatever else it reads like). A request that names no
-    /// tool's action, or several, keeps the plan.
-    fn named_by_words(&self, plan: Plan, reading: &[(Plan, f32)], request: &Request) -> Plan {
-        let [chosen] = plan.as_slice() else {
-            return plan;
-        };
-        let sure = reading
-            .iter()
-            .find(|(read, _)| *read == plan)
-            .is_some_and(|(_, log_probability)| log_probability.exp() >= SURE_PLAN);
-        if sure || self.actions.named(chosen, request) == Said::Asked {
-            return plan;
-        }
-        let asked: Vec<&String> = self
-            .tools()
-            .filter(|tool| self.actions.named(tool, request) == Said::Asked)
-            .collect();
-        match asked.as_slice() {
-            [tool] => vec![(*tool).clone()],
-            _ => plan,
-        }
     }
 
     /// No tool where the request asks for an action no tool of the app does ("삭제해줘" to a

@@ -34,11 +34,7 @@
 //! to do a tool's action ("기록은 하지 마"). A destructive step is planned only when the
 //! request asks for that tool's action (its cues: the words of its label, name and examples
 //! no other tool uses) or, in an app with few examples per tool, when the evidence for it is
-//! strong; such an app also has its channels scored beside the reading. The background also
-//! carries groups of words for common actions ([`Background::verbs`]: 추가/넣어/등록/add/put,
-//! 삭제/지워/remove, 미뤄/옮겨/postpone, …): a tool whose label or name says one of them is
-//! asked for by the others too, and where the model's reading is unsure, a request that names
-//! the action of exactly one tool that way ("할일에 넣어줘") is that tool's call.
+//! strong; such an app also has its channels scored beside the reading.
 //!
 //! A message of an ongoing conversation is read with the calls of the turns before it
 //! ([`Chooser::plan_in`], [`Conversation`]): an elliptical follow-up ("3번은?", "and habit

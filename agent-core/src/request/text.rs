@@ -47,24 +47,17 @@ impl Request {
     /// — followed closely by "말고", "지 마", "지 말", "않", "안 해" ("지우지는 말고", "기록은
     /// 하지 마", "추가는 안 할래") or preceded by "don't", "do not", "not", "no" ("don't delete").
     pub(crate) fn said(&self, cue: &str) -> Said {
-        self.said_where(cue, cue.is_ascii(), false)
+        self.said_where(cue, cue.is_ascii())
     }
 
     /// [`said`](Self::said), where the cue must start a word in any script: "해줘" is not
     /// said in "삭제해줘", whose action is "삭제". For the stronger moves, where a word that
     /// only ends another would add an action the person did not ask for.
     pub(crate) fn said_as_word(&self, cue: &str) -> Said {
-        self.said_where(cue, true, false)
+        self.said_where(cue, true)
     }
 
-    /// [`said_as_word`](Self::said_as_word), where a Korean word followed by a particle that
-    /// makes it a place, a topic or a subject ("목록에서", "기록은") is no ask: the word names a
-    /// thing there, not what to do.
-    pub(crate) fn said_as_action(&self, cue: &str) -> Said {
-        self.said_where(cue, true, true)
-    }
-
-    fn said_where(&self, cue: &str, word_start: bool, as_action: bool) -> Said {
+    fn said_where(&self, cue: &str, word_start: bool) -> Said {
         let mut said = Said::Nothing;
         for (at, _) in self.lower.match_indices(cue) {
             if word_start
@@ -77,12 +70,10 @@ impl Request {
                 // may follow another word's syllables only where `said` allows it.)
                 continue;
             }
-            let rest = &self.lower[at + cue.len()..];
-            if describes(rest) || (as_action && a_noun(rest)) {
-                // "기록한 거", "완료된 일": the action names something, it is not asked for.
-                continue;
-            }
-            let after: String = rest.chars().take(NEGATION_REACH).collect();
+            let after: String = self.lower[at + cue.len()..]
+                .chars()
+                .take(NEGATION_REACH)
+                .collect();
             let after: String = after.chars().filter(|c| !c.is_whitespace()).collect();
             let before: String = {
                 let head = &self.lower[..at];
@@ -108,30 +99,6 @@ impl Request {
     pub(crate) fn clause_splits(&self) -> Vec<(String, String)> {
         clause_splits(&self.text)
     }
-}
-
-/// Whether `rest`, the text right after a Korean action word, turns it into a description
-/// of a thing ("기록한 거", "추가했던 습관", "완료된 일", "삭제하는 방법"): a "하다"/"되다"
-/// verb in its adnominal form, past or present, ending the word.
-fn describes(rest: &str) -> bool {
-    const ADNOMINAL: [&str; 8] = ["한", "했던", "하던", "하는", "된", "됐던", "되던", "되는"];
-    const NOUNS: [&str; 6] = ["거", "것", "게", "걸", "건", "일"];
-    let word: &str = rest.split_whitespace().next().unwrap_or("");
-    if !rest.starts_with(word) || word.is_empty() {
-        return false;
-    }
-    ADNOMINAL.iter().any(|ending| {
-        word.strip_prefix(ending)
-            .is_some_and(|tail| tail.is_empty() || NOUNS.contains(&tail))
-    })
-}
-
-/// Whether `rest`, the text right after a Korean word, is a particle that makes the word a
-/// place, a topic, a subject or an owner, ending it: "목록에서", "기록은", "추가가".
-fn a_noun(rest: &str) -> bool {
-    const PARTICLES: [&str; 9] = ["에서", "에", "은", "는", "이", "가", "의", "으로", "로"];
-    let word: &str = rest.split_whitespace().next().unwrap_or("");
-    !word.is_empty() && rest.starts_with(word) && PARTICLES.contains(&word)
 }
 
 /// `stem` and the spellings a Korean verb stem takes when a vowel contracts with the ending:
@@ -289,18 +256,6 @@ mod tests {
             clause_splits("build.water-first 추가").is_empty(),
             "a full stop inside a word ends nothing"
         );
-    }
-
-    #[test]
-    fn an_action_word_that_describes_a_thing_is_no_ask() {
-        let said = |text: &str, cue: &str| Request::new(text).said(cue);
-        assert_eq!(said("방금 기록한 거 되돌려줘", "기록"), Said::Nothing);
-        assert_eq!(said("완료된 일 보여줘", "완료"), Said::Nothing);
-        assert_eq!(said("추가하는 방법 알려줘", "추가"), Said::Nothing);
-        assert_eq!(said("점심 기록해줘", "기록"), Said::Asked);
-        assert_eq!(said("점심 기록 부탁해", "기록"), Said::Asked);
-        assert_eq!(said("추가한다", "추가"), Said::Asked);
-        assert_eq!(said("기록한 거 말고 새로 추가해줘", "추가"), Said::Asked);
     }
 
     #[test]
