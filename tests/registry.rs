@@ -111,6 +111,64 @@ fn missing_dependencies_are_a_build_error() {
 }
 
 #[tokio::test]
+async fn numbers_in_the_common_schema_dialects_are_accepted_and_bounded() {
+    // What OpenAI-style converters write for a float and an int32 argument.
+    let area = ToolDefinition::builder("circle_area", "Area of a circle.")
+        .schema(ToolSchema::from_validation(json!({
+            "type": "object",
+            "properties": {
+                "radius": {"type": "number", "format": "float", "description": "Radius."},
+                "digits": {"type": "integer", "format": "int32", "description": "Digits."},
+                "scale": {"type": "number", "format": "double"},
+                "count": {"type": "integer", "format": "int64"}
+            },
+            "required": ["radius"]
+        })))
+        .handler(|call: agent_core::CallContext| async move {
+            let radius = call.args()["radius"].as_f64().unwrap_or_default();
+            ToolResult::ok(json!({"area": std::f64::consts::PI * radius * radius}))
+        })
+        .build()
+        .expect("a number's format is a range, not a string rule");
+    let parameters = area.parameters().to_string();
+    assert!(!parameters.contains("\"format\""), "{parameters}");
+    assert!(
+        parameters.contains("2147483647"),
+        "int32 bounds shown: {parameters}"
+    );
+    let registry = agent_core::Dispatcher::new(
+        std::sync::Arc::new(
+            Registry::builder()
+                .definition(area)
+                .build()
+                .expect("registry"),
+        ),
+        agent_core::DenyAll,
+    );
+    let ok = registry
+        .dispatch("circle_area", json!({"radius": 2.0, "digits": 2}))
+        .await;
+    assert!(ok.as_error().is_none(), "{ok:?}");
+    let too_big = registry
+        .dispatch(
+            "circle_area",
+            json!({"radius": 1.0, "digits": 3_000_000_000_i64}),
+        )
+        .await;
+    assert_eq!(too_big.as_error().map(|e| e.code()), Some("validation"));
+
+    // `format` on a number with a string's meaning is still refused.
+    let wrong = ToolDefinition::builder("when", "When.")
+        .schema(ToolSchema::from_validation(json!({
+            "type": "object",
+            "properties": {"at": {"type": "number", "format": "date-time"}}
+        })))
+        .handler(|_| async { ToolResult::ok(json!({})) })
+        .build();
+    assert!(wrong.is_err());
+}
+
+#[tokio::test]
 async fn hand_built_definitions_work_like_declared_ones() {
     let echo = ToolDefinition::builder("echo", "Echoes a word.")
         .label("메아리")

@@ -80,9 +80,11 @@ impl ToolSchema {
         self
     }
 
-    /// Builds the pair from a hand-written schema: `validation` is used as given, and
-    /// `parameters` is its shaped form.
-    pub fn from_validation(validation: Value) -> Self {
+    /// Builds the pair from a hand-written schema: `validation` is used as given but for a
+    /// number's `format` of the common dialects (`float`, `double`, `int32`, `int64`, …),
+    /// which becomes the range it stands for, and `parameters` is its shaped form.
+    pub fn from_validation(mut validation: Value) -> Self {
+        shape_node(&mut validation, Shaping::Validation);
         Self {
             parameters: shape(validation.clone()),
             validation,
