@@ -1,5 +1,6 @@
 //! The real model through piped stdin: the program loads Gemma, answers, and exits 0; and
-//! `habit-demo prepare`, which does a model's first-start work ahead of the chat.
+//! `habit-demo prepare`, which does a model's first-start work ahead of the chat, restores it
+//! later, and makes it again when its cache files are FIFOs or links to a device.
 //!
 //! The model is found like the backend finds it (`$GEMMA_MODEL`, else the cache of
 //! `scripts/fetch-model.sh`). When it is missing the test is skipped with a message locally,
@@ -109,6 +110,32 @@ fn prepare_does_a_models_first_start_work_once_and_later_runs_restore_it() {
 
     let again = prepare();
     assert!(again.stderr.contains("캐시 파일에서 복원"), "{again}");
+
+    // Every cache file replaced by what another program could leave there — a FIFO, a link
+    // to /dev/zero — is passed over without waiting, and the cache is made again.
+    for (i, name) in names.iter().enumerate() {
+        let path = cache.join(name);
+        std::fs::remove_file(&path).expect("remove a cache file");
+        if i % 2 == 0 {
+            let made = std::process::Command::new("mkfifo")
+                .arg(&path)
+                .status()
+                .expect("mkfifo");
+            assert!(made.success());
+        } else {
+            std::os::unix::fs::symlink("/dev/zero", &path).expect("symlink");
+        }
+    }
+    let damaged = prepare();
+    assert!(damaged.stderr.contains("준비 완료"), "{damaged}");
+    for name in &names {
+        assert!(
+            std::fs::symlink_metadata(cache.join(name)).is_ok_and(|m| m.is_file()),
+            "{name} is a regular file again"
+        );
+    }
+    let restored = prepare();
+    assert!(restored.stderr.contains("캐시 파일에서 복원"), "{restored}");
     // The preamble depends on the tools, not on anyone's habits: no database is made.
     assert!(
         !sandbox.path("data").exists(),

@@ -66,6 +66,8 @@ mod utf8;
 #[cfg(feature = "llama")]
 mod backend;
 #[cfg(feature = "llama")]
+mod cache_file;
+#[cfg(feature = "llama")]
 mod conversation;
 #[cfg(feature = "llama")]
 mod decode;

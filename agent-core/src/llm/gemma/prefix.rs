@@ -9,7 +9,8 @@
 //! `.meta` file recording the key, the token count, and the state file's length and checksum.
 //! Nothing is trusted blindly: a missing, short, corrupted or foreign entry — a hash that does
 //! not match, tokens that differ, a KV that does not hold exactly the prefix after loading —
-//! is deleted and the prefix evaluated again. Files are written to temporary names and renamed
+//! is deleted and the prefix evaluated again. A cache file is read only when it is a regular
+//! file of the length its `.meta` records (see `cache_file.rs`). Files are written to temporary names and renamed
 //! into place, so a concurrent reader never sees half a file; a cache that cannot be written
 //! costs time, never a failure.
 
@@ -23,6 +24,7 @@ use llama_cpp_2::context::session::LlamaStateSeqFlags;
 use llama_cpp_2::llama_batch::LlamaBatch;
 use llama_cpp_2::token::LlamaToken;
 
+use super::cache_file::{MAX_META, open_regular, read_text};
 use super::conversation::{Logits, evaluate};
 use super::hash::Fnv64;
 use super::shared::{LLAMA_CPP, Shared};
@@ -158,8 +160,15 @@ fn meta_text(shared: &Shared, tokens: usize, bytes: u64, hash: u64, shape: &str)
 /// of MB). XXH3 rather than the keys' FNV-1a: a restart reads every cached prefix (tens of
 /// MB), and FNV-1a, a byte at a time, made that a noticeable part of the start.
 pub(crate) fn file_hash(path: &Path) -> Option<(u64, u64)> {
+    file_hash_within(path, u64::MAX)
+}
+
+/// [`file_hash`] of a regular file of at most `max` bytes (see [`open_regular`]); `None` for
+/// anything else, found without reading it.
+fn file_hash_within(path: &Path, max: u64) -> Option<(u64, u64)> {
     use std::io::Read;
-    let mut file = fs::File::open(path).ok()?;
+    let (file, _) = open_regular(path, max)?;
+    let mut file = file.take(max);
     let mut hasher = xxhash_rust::xxh3::Xxh3::new();
     let mut buffer = vec![0_u8; 1 << 20];
     let mut len = 0_u64;
@@ -183,8 +192,15 @@ fn restore_file(
     paths: &Paths,
     shape: &str,
 ) -> Option<()> {
-    let meta = fs::read_to_string(&paths.meta).ok()?;
-    let (bytes, hash) = file_hash(&paths.state)?;
+    let meta = read_text(&paths.meta, MAX_META)?;
+    // The length the meta records bounds the read: a state file of another length (or no
+    // regular file at all) is refused before a byte of it is read.
+    let recorded: u64 = meta
+        .lines()
+        .find_map(|line| line.strip_prefix("bytes "))?
+        .parse()
+        .ok()?;
+    let (bytes, hash) = file_hash_within(&paths.state, recorded)?;
     if meta != meta_text(shared, tokens.len(), bytes, hash, shape) {
         return None;
     }

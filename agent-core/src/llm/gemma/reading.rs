@@ -24,7 +24,7 @@
 //! a user writes is never written to disk.
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -35,6 +35,7 @@ use llama_cpp_2::model::LlamaModel;
 use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::token::LlamaToken;
 
+use super::cache_file::{MAX_META, read_bounded, read_text};
 use super::gguf;
 use super::hash::Fnv64;
 use super::shared::{LLAMA_CPP, Shared, model_key};
@@ -287,11 +288,8 @@ impl Reading {
     /// The kept vectors of `declared`, if a valid file holds exactly that set.
     fn load_declared(&self, declared: &[String]) -> Option<Vec<Arc<[f32]>>> {
         let path = self.paths.as_ref()?.vectors(declared);
-        let mut bytes = Vec::new();
-        std::fs::File::open(&path)
-            .ok()?
-            .read_to_end(&mut bytes)
-            .ok()?;
+        let max = 32 + (declared.len() as u64).saturating_mul(MAX_WIDTH as u64 * 4);
+        let bytes = read_bounded(&path, max)?;
         let vectors = decode_vectors(&bytes, declared.len());
         if vectors.is_none() {
             let _ = std::fs::remove_file(&path);
@@ -347,8 +345,7 @@ impl CachePaths {
 
     /// Whether the cut file is there, unchanged since it was written from this model.
     fn valid(&self) -> bool {
-        let (Ok(meta), Ok(identity)) =
-            (std::fs::read_to_string(&self.meta), model_key(&self.model))
+        let (Some(meta), Ok(identity)) = (read_text(&self.meta, MAX_META), model_key(&self.model))
         else {
             return false;
         };
@@ -390,6 +387,9 @@ impl CachePaths {
 /// FNV-1a of everything before it.
 const MAGIC: &[u8; 8] = b"AGRSVEC1";
 
+/// The widest reading a vectors file may hold (a model's hidden size; Gemma 3 270M's is 640).
+const MAX_WIDTH: usize = 16_384;
+
 fn encode_vectors(vectors: &[Arc<[f32]>]) -> Vec<u8> {
     let width = vectors.first().map_or(0, |v| v.len());
     let mut out = MAGIC.to_vec();
@@ -419,13 +419,22 @@ fn decode_vectors(bytes: &[u8], count: usize) -> Option<Vec<Arc<[f32]>>> {
     let (width, values) = rest.split_at_checked(8)?;
     let n = usize::try_from(u64::from_le_bytes(n.try_into().ok()?)).ok()?;
     let width = usize::try_from(u64::from_le_bytes(width.try_into().ok()?)).ok()?;
-    if n != count || width == 0 || values.len() != n.checked_mul(width)?.checked_mul(4)? {
+    if n != count
+        || width == 0
+        || width > MAX_WIDTH
+        || values.len() != n.checked_mul(width)?.checked_mul(4)?
+    {
         return None;
     }
     let floats: Vec<f32> = values
         .chunks_exact(4)
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect();
+    // A reading is finite: a file of NaNs or infinities with a checksum to match was not
+    // written by this reader, and a classifier trained on it would choose nothing well.
+    if !floats.iter().all(|v| v.is_finite()) {
+        return None;
+    }
     Some(floats.chunks_exact(width).map(Arc::from).collect())
 }
 
@@ -448,5 +457,13 @@ mod tests {
         for cut in [0, 7, 8, 20, bytes.len() - 1] {
             assert_eq!(decode_vectors(&bytes[..cut], 2), None, "cut at {cut}");
         }
+        let not_a_number: Vec<Arc<[f32]>> = vec![Arc::from(vec![f32::NAN, 1.0])];
+        assert_eq!(
+            decode_vectors(&encode_vectors(&not_a_number), 1),
+            None,
+            "NaN with a matching checksum"
+        );
+        let infinite: Vec<Arc<[f32]>> = vec![Arc::from(vec![0.0, f32::INFINITY])];
+        assert_eq!(decode_vectors(&encode_vectors(&infinite), 1), None);
     }
 }

@@ -218,6 +218,13 @@ impl TokenTable {
 /// its modification time.
 pub(crate) fn model_key(path: &Path) -> std::io::Result<String> {
     const SAMPLE: u64 = 4 << 20;
+    // Opening a FIFO waits for a writer: only a regular file (or a link to one) is opened.
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
     let mut file = std::fs::File::open(path)?;
     let meta = file.metadata()?;
     let len = meta.len();
