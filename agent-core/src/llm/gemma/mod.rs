@@ -41,6 +41,7 @@ the feature for `GemmaBackend`, which loads a GGUF and starts sessions the agent
 //! | `turn.rs` | what each command does: a turn, recording results, scoring, a reset, free decoding (a benchmark's baseline) |
 //! | `conversation.rs` | the conversation's KV state, with its single reset |
 //! | `prefix.rs` | prefixes (preamble, channels) evaluated once: memory and file caches |
+//! | `cache_file.rs` | cache files opened only when they are regular files of a bounded length |
 //! | `steering.rs` | what a turn may write, from its tool choice and value sets |
 //! | `decode.rs` | the generation loops: calls with jump-forward and batched copies, text |
 //! | `sampler.rs` | token choice: free, or within a constraint |

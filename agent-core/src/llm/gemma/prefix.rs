@@ -10,9 +10,9 @@
 //! Nothing is trusted blindly: a missing, short, corrupted or foreign entry — a hash that does
 //! not match, tokens that differ, a KV that does not hold exactly the prefix after loading —
 //! is deleted and the prefix evaluated again. A cache file is read only when it is a regular
-//! file of the length its `.meta` records (see `cache_file.rs`). Files are written to temporary names and renamed
-//! into place, so a concurrent reader never sees half a file; a cache that cannot be written
-//! costs time, never a failure.
+//! file of the length its `.meta` records (see `cache_file.rs`). Files are written to
+//! temporary names and renamed into place, so a concurrent reader never sees half a file; a
+//! cache that cannot be written costs time, never a failure.
 
 use std::fs;
 use std::path::{Path, PathBuf};
