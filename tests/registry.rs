@@ -110,6 +110,20 @@ fn missing_dependencies_are_a_build_error() {
     assert!(error.to_string().contains("registry::Clock"), "{error}");
 }
 
+/// A dispatcher over a registry of this one hand-built `definition`, denying every
+/// confirmation.
+fn dispatcher_of(definition: ToolDefinition) -> agent_core::Dispatcher {
+    agent_core::Dispatcher::new(
+        std::sync::Arc::new(
+            Registry::builder()
+                .definition(definition)
+                .build()
+                .expect("registry"),
+        ),
+        agent_core::DenyAll,
+    )
+}
+
 #[tokio::test]
 async fn numbers_in_the_common_schema_dialects_are_accepted_and_bounded() {
     // What OpenAI-style converters write for a float and an int32 argument.
@@ -136,15 +150,7 @@ async fn numbers_in_the_common_schema_dialects_are_accepted_and_bounded() {
         parameters.contains("2147483647"),
         "int32 bounds shown: {parameters}"
     );
-    let registry = agent_core::Dispatcher::new(
-        std::sync::Arc::new(
-            Registry::builder()
-                .definition(area)
-                .build()
-                .expect("registry"),
-        ),
-        agent_core::DenyAll,
-    );
+    let registry = dispatcher_of(area);
     let ok = registry
         .dispatch("circle_area", json!({"radius": 2.0, "digits": 2}))
         .await;
@@ -183,15 +189,7 @@ async fn hand_built_definitions_work_like_declared_ones() {
         })
         .build()
         .expect("definition");
-    let registry = agent_core::Dispatcher::new(
-        std::sync::Arc::new(
-            Registry::builder()
-                .definition(echo)
-                .build()
-                .expect("registry"),
-        ),
-        agent_core::DenyAll,
-    );
+    let registry = dispatcher_of(echo);
     assert_eq!(
         registry.dispatch("echo", json!({"word": "안녕"})).await,
         ToolResult::ok(json!("안녕"))
