@@ -80,9 +80,10 @@ impl ToolSchema {
         self
     }
 
-    /// Builds the pair from a hand-written schema: `validation` is used as given but for a
-    /// number's `format` of the common dialects (`float`, `double`, `int32`, `int64`, …),
-    /// which becomes the range it stands for, and `parameters` is its shaped form.
+    /// Builds the pair from a hand-written schema: `validation` is shaped for validation
+    /// like a declared tool's (a number's `format` of the common dialects — `float`,
+    /// `double`, `int32`, `int64`, … — becomes the range it stands for; `title` and `$schema`
+    /// are dropped), and `parameters` is its shaped form.
     pub fn from_validation(mut validation: Value) -> Self {
         shape_node(&mut validation, Shaping::Validation);
         Self {
