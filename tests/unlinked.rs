@@ -1,17 +1,27 @@
 //! A test binary that depends on a crate of tools (`linked-tools`, a dev-dependency) but never
-//! names it: the linker leaves that crate out, so `discover()` finds none of its tools. This is
+//! names it: the linker leaves that crate out, so `discover()` finds no tool, which `build`
+//! refuses, saying why. This is
 //! the failure `RegistryBuilder::discover_crate` exists for (see `linked.rs`); here, asking for
 //! one of its tools by name fails at start-up and says why, instead of the tool just missing.
 
 use agent_core::{Registry, RegistryError};
 
 #[test]
-fn an_unnamed_crate_of_tools_is_not_linked() {
-    let registry = Registry::builder().discover().build().expect("registry");
+fn discovering_nothing_fails_saying_why() {
+    let error = Registry::builder()
+        .discover()
+        .build()
+        .expect_err("a crate the binary never names is not linked");
     assert!(
-        registry.get("fixture_hello").is_none(),
-        "a crate the binary never names is not linked: {:?}",
-        registry.names().collect::<Vec<_>>()
+        matches!(error, RegistryError::NothingDiscovered),
+        "{error:?}"
+    );
+    let message = error.to_string();
+    assert!(
+        message.contains("never names is not linked")
+            && message.contains("discover_crate(&that_crate::TOOLS)")
+            && message.contains("use that_crate as _;"),
+        "{message}"
     );
 }
 

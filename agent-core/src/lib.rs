@@ -187,7 +187,7 @@ pub mod __private {
     pub use crate::tool::deps::DepIsNotAnArgument;
     pub use crate::tool::returns::{
         Output, OutputOfConverting, OutputOfOther, OutputOfPlain, OutputOfResult, ReturnOther,
-        ReturnPlain, ReturnResult, Returns, finish_plain, finish_result,
+        ReturnPlain, ReturnResult, ReturnUnconverted, Returns, finish_plain, finish_result,
     };
     pub use crate::tool::validate::{ArgumentType, ReadArgument};
     pub use crate::tool::{

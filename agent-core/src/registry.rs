@@ -142,6 +142,11 @@ pub enum RegistryError {
         /// The crate (or module) asked for.
         krate: &'static str,
     },
+    /// `discover` found no `#[tool]` linked into the binary.
+    #[error(
+        "discover() found no #[tool] in this binary: a crate of tools that the binary lists in Cargo.toml but never names is not linked; name it with `RegistryBuilder::discover_crate(&that_crate::TOOLS)` (or `use that_crate as _;`), or add tools with `tool::<T>()` or `definition`"
+    )]
+    NothingDiscovered,
     /// A tool takes a `Dep<T>` that was not provided with `dependency`.
     #[error("tool `{tool}` needs a `{type_name}`: provide it with RegistryBuilder::dependency")]
     MissingDependency {
@@ -314,7 +319,12 @@ struct ExampleSection {
 }
 
 impl RegistryBuilder {
-    /// Adds every `#[tool]` linked into the binary.
+    /// Adds every `#[tool]` linked into the binary; finding none is an error at
+    /// [`build`](Self::build) ([`RegistryError::NothingDiscovered`]).
+    ///
+    /// The tools of a crate the binary only lists in `Cargo.toml` are not linked: name the
+    /// crate — [`discover_crate`](Self::discover_crate), which also fails if the crate
+    /// contributes none, or `use that_crate as _;` in the binary.
     pub fn discover(mut self) -> Self {
         self.selections.push(Selection::All);
         self
@@ -360,8 +370,10 @@ impl RegistryBuilder {
         self.dependency_arc(Arc::new(value))
     }
 
-    /// Provides an already shared dependency.
-    pub fn dependency_arc<T: Send + Sync + 'static>(mut self, value: Arc<T>) -> Self {
+    /// Provides an already shared dependency — also a trait object, for a `Dep<dyn Clock +
+    /// Send + Sync>` parameter:
+    /// `.dependency_arc::<dyn Clock + Send + Sync>(Arc::new(SystemClock))`.
+    pub fn dependency_arc<T: ?Sized + Send + Sync + 'static>(mut self, value: Arc<T>) -> Self {
         self.deps.insert(value);
         self
     }
@@ -557,10 +569,16 @@ fn expand(
     selection: Selection,
 ) -> Result<Vec<Result<ToolDefinition, DefinitionError>>, RegistryError> {
     Ok(match selection {
-        Selection::All => registered_tools()
-            .into_iter()
-            .map(|registration| (registration.definition)())
-            .collect(),
+        Selection::All => {
+            let found: Vec<_> = registered_tools()
+                .into_iter()
+                .map(|registration| (registration.definition)())
+                .collect();
+            if found.is_empty() {
+                return Err(RegistryError::NothingDiscovered);
+            }
+            found
+        }
         Selection::Crate(tools) => {
             let found: Vec<_> = registered_tools()
                 .into_iter()

@@ -43,6 +43,13 @@ pub(crate) struct ExampleAttr {
     pub(crate) keys: Vec<LitStr>,
 }
 
+/// `timeout_ms = 5000` (an integer literal, any suffix) or `timeout_ms = DB_TIMEOUT_MS` (a
+/// constant expression of type `u64`, checked to be above 0 at compile time).
+pub(crate) enum Timeout {
+    Literal(LitInt),
+    Const(Expr),
+}
+
 /// `summary = "…{param}…"` (a template) or `summary = expr` (computed from the arguments).
 pub(crate) enum Summary {
     Template(LitStr),
@@ -58,7 +65,7 @@ pub(crate) struct ToolAttr {
     /// `Some((value, span))` when `destructive` was written.
     pub(crate) destructive: Option<(bool, Span)>,
     pub(crate) confirm_if: Option<Expr>,
-    pub(crate) timeout_ms: Option<LitInt>,
+    pub(crate) timeout_ms: Option<Timeout>,
     /// `access = self_only | system | trusted`: the variant name and the span.
     pub(crate) access: Option<(&'static str, Span)>,
     pub(crate) examples: Vec<ExampleAttr>,
@@ -150,12 +157,15 @@ impl ToolAttr {
                 }
             }
             "timeout_ms" => {
-                const EXPECTED: &str =
-                    "expected an integer number of milliseconds: `timeout_ms = 5000`";
+                const EXPECTED: &str = "expected a number of milliseconds: an integer (`timeout_ms = 5000`) or a `u64` constant (`timeout_ms = DB_TIMEOUT_MS`)";
                 match required_value(cx, &meta, EXPECTED)? {
                     Some(Expr::Lit(ExprLit {
                         lit: Lit::Int(lit), ..
-                    })) => set(cx, &mut self.timeout_ms, lit, &key, span),
+                    })) => set(cx, &mut self.timeout_ms, Timeout::Literal(lit), &key, span),
+                    Some(Expr::Lit(other)) => cx.error_spanned_by(other, EXPECTED),
+                    Some(expr @ (Expr::Path(_) | Expr::Binary(_) | Expr::Paren(_))) => {
+                        set(cx, &mut self.timeout_ms, Timeout::Const(expr), &key, span);
+                    }
                     Some(other) => cx.error_spanned_by(other, EXPECTED),
                     None => {}
                 }

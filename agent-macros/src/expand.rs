@@ -28,7 +28,7 @@ use syn::ItemFn;
 use syn::spanned::Spanned;
 
 use crate::ast::{Description, Output, ToolFn};
-use crate::attr::{Summary, ToolAttr};
+use crate::attr::{Summary, Timeout, ToolAttr};
 use crate::classify::{ParamKind, ReturnSpelling};
 use crate::ctxt::{Checked, Ctxt};
 use crate::{fallback, valid};
@@ -274,8 +274,11 @@ fn generate(attr: &ToolAttr, tool: &ToolFn, krate: &syn::Path) -> TokenStream {
             quote_spanned! {first=>
                 {
                     #[allow(unused_imports)]
-                    use #ac::{ReturnOther as _, ReturnPlain as _, ReturnResult as _};
-                    #ac::#finish(#ac::Output(__agent_tool_output).__agent_tool_convert #call)
+                    use #ac::{
+                        ReturnOther as _, ReturnPlain as _, ReturnResult as _,
+                        ReturnUnconverted as _,
+                    };
+                    #ac::#finish(#ac::Output::new(__agent_tool_output).__agent_tool_convert #call)
                 }
             }
         }
@@ -326,10 +329,26 @@ fn generate(attr: &ToolAttr, tool: &ToolFn, krate: &syn::Path) -> TokenStream {
             quote!(.summary_fn(#summarize))
         }
     });
-    let timeout = attr
-        .timeout_ms
-        .as_ref()
-        .map(|ms| quote!(.timeout(::core::time::Duration::from_millis(#ms))));
+    let timeout = attr.timeout_ms.as_ref().map(|ms| match ms {
+        // The digits without the suffix: `5_000u32` is a number of milliseconds like any other.
+        Timeout::Literal(lit) => {
+            let ms = syn::LitInt::new(lit.base10_digits(), lit.span());
+            quote!(.timeout(::core::time::Duration::from_millis(#ms)))
+        }
+        // A constant: of type `u64` (a type error on the user's expression otherwise), and
+        // above 0, both checked at compile time.
+        Timeout::Const(expr) => {
+            let ms = quote_spanned!(expr.span()=> {
+                const __AGENT_TOOL_TIMEOUT_MS: u64 = #expr;
+                const _: () = ::core::assert!(
+                    __AGENT_TOOL_TIMEOUT_MS > 0,
+                    "`timeout_ms` must be greater than 0"
+                );
+                __AGENT_TOOL_TIMEOUT_MS
+            });
+            quote!(.timeout(::core::time::Duration::from_millis(#ms)))
+        }
+    });
     let destructive = attr.is_destructive();
     let access = attr.access.map(|(variant, span)| {
         let variant = format_ident!("{}", variant, span = span);

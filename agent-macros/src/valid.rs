@@ -5,7 +5,7 @@ use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::spanned::Spanned;
 
 use crate::ast::{Description, ToolFn};
-use crate::attr::{Summary, ToolAttr};
+use crate::attr::{Summary, Timeout, ToolAttr};
 use crate::classify::ParamKind;
 use crate::ctxt::Ctxt;
 
@@ -32,7 +32,14 @@ fn check_signature(cx: &Ctxt, tool: &ToolFn) {
             "#[tool] fns must be `async`: write `async fn`",
         );
     }
-    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+    if sig.generics.params.is_empty()
+        && let Some(where_clause) = &sig.generics.where_clause
+    {
+        cx.error_spanned_by(
+            where_clause,
+            "a `where` clause on a #[tool] fn is not supported: its parameter types are concrete already, so the bounds say nothing the compiler does not check; remove it",
+        );
+    } else if !sig.generics.params.is_empty() {
         cx.error_spanned_by(
             &sig.generics,
             "generic #[tool] fns are not supported: a tool's JSON Schema must be known when the binary is built; use concrete types",
@@ -117,18 +124,15 @@ fn check_docs(cx: &Ctxt, tool: &ToolFn) {
         let names_one = tool
             .arguments()
             .any(|p| p.json_name == *name || p.ident.to_string().trim_start_matches("r#") == name);
-        if !names_one {
-            let injected = tool
-                .injected()
-                .any(|p| p.ident.to_string().trim_start_matches("r#") == name);
-            let what = if injected {
-                "an injected dependency, not an argument the model sees"
-            } else {
-                "which is not a parameter of this tool"
-            };
+        // rustdoc's convention documents every parameter, an injected one too: its entry is
+        // for readers of the code, and the model never sees it.
+        let injected = tool
+            .injected()
+            .any(|p| p.ident.to_string().trim_start_matches("r#") == name);
+        if !names_one && !injected {
             cx.error_at(
                 ident.span(),
-                format!("the `# Arguments` docs describe `{name}`, {what}"),
+                format!("the `# Arguments` docs describe `{name}`, which is not a parameter of this tool"),
             );
         }
     }
@@ -151,6 +155,13 @@ fn check_attr(cx: &Ctxt, attr: &ToolAttr, tool: &ToolFn) {
         );
     }
     match &attr.summary {
+        Some(summary) if !attr.is_destructive() => {
+            let message = "`summary` is the sentence of a destructive call's confirmation, which this tool never asks for; add `destructive`, or describe the tool in its doc comment";
+            match summary {
+                Summary::Template(template) => cx.error_at(template.span(), message),
+                Summary::Expr(expr) => cx.error_spanned_by(expr, message),
+            }
+        }
         Some(Summary::Template(template)) => check_summary(cx, template, tool),
         Some(Summary::Expr(expr)) => check_reads_arguments(cx, "summary", expr, tool),
         None => {}
@@ -158,6 +169,7 @@ fn check_attr(cx: &Ctxt, attr: &ToolAttr, tool: &ToolFn) {
     if let Some(expr) = &attr.confirm_if {
         if attr.is_destructive() {
             check_reads_arguments(cx, "confirm_if", expr, tool);
+            check_compares_references(cx, expr, tool);
         } else {
             cx.error_spanned_by(
                 expr,
@@ -176,13 +188,77 @@ fn check_attr(cx: &Ctxt, attr: &ToolAttr, tool: &ToolFn) {
     for example in &attr.examples {
         check_example(cx, example, tool);
     }
-    if let Some(timeout) = &attr.timeout_ms {
+    if let Some(Timeout::Literal(timeout)) = &attr.timeout_ms {
         match timeout.base10_parse::<u64>() {
             Ok(0) => cx.error_at(timeout.span(), "`timeout_ms` must be greater than 0"),
             Ok(_) => {}
             Err(error) => cx.syn_error(error),
         }
     }
+}
+
+/// In `confirm_if`, each parameter is a reference to the argument: a comparison of a bare
+/// parameter with a number, `bool` or `char` literal (`amount > 10_000`) never compiles, and
+/// rustc says only "mismatched types". Said here, with what to write.
+fn check_compares_references(cx: &Ctxt, expr: &syn::Expr, tool: &ToolFn) {
+    use syn::{BinOp, Expr, ExprLit, Lit};
+    struct Visit<'a> {
+        cx: &'a Ctxt,
+        tool: &'a ToolFn,
+    }
+    impl Visit<'_> {
+        fn parameter(&self, expr: &Expr) -> Option<syn::Ident> {
+            let Expr::Path(path) = expr else { return None };
+            let ident = path.path.get_ident()?;
+            self.tool
+                .arguments()
+                .any(|p| p.ident == *ident)
+                .then(|| ident.clone())
+        }
+        fn visit(&self, expr: &Expr) {
+            match expr {
+                Expr::Binary(binary) => {
+                    let compares = matches!(
+                        binary.op,
+                        BinOp::Eq(_)
+                            | BinOp::Ne(_)
+                            | BinOp::Lt(_)
+                            | BinOp::Le(_)
+                            | BinOp::Gt(_)
+                            | BinOp::Ge(_)
+                    );
+                    let literal = |e: &Expr| {
+                        matches!(
+                            e,
+                            Expr::Lit(ExprLit {
+                                lit: Lit::Int(_) | Lit::Float(_) | Lit::Bool(_) | Lit::Char(_),
+                                ..
+                            })
+                        )
+                    };
+                    let bare = match (&*binary.left, &*binary.right) {
+                        (left, right) if literal(right) => self.parameter(left),
+                        (left, right) if literal(left) => self.parameter(right),
+                        _ => None,
+                    };
+                    if let (true, Some(ident)) = (compares, bare) {
+                        self.cx.error_at(
+                            ident.span(),
+                            format!(
+                                "in `confirm_if` each parameter is a reference to its argument: compare `*{ident}`, not `{ident}`, with a literal"
+                            ),
+                        );
+                    }
+                    self.visit(&binary.left);
+                    self.visit(&binary.right);
+                }
+                Expr::Paren(paren) => self.visit(&paren.expr),
+                Expr::Unary(unary) => self.visit(&unary.expr),
+                _ => {}
+            }
+        }
+    }
+    Visit { cx, tool }.visit(expr);
 }
 
 /// `summary = expr` and `confirm_if = expr` see the call's arguments only: a name of an

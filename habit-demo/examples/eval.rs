@@ -1110,7 +1110,10 @@ const SPLITS: [(&str, &[&str]); 3] = [
         ],
     ),
     ("todo", &["dev", "heldout", "fresh-dev", "fresh2-heldout"]),
-    ("expense", &["dev", "heldout", "fresh-dev", "fresh2-heldout"]),
+    (
+        "expense",
+        &["dev", "heldout", "fresh-dev", "fresh2-heldout"],
+    ),
 ];
 
 impl Args {

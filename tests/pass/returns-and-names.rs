@@ -16,13 +16,19 @@ async fn count(
 }
 
 /// Does nothing, successfully.
-#[tool(summary = "nothing to confirm {{really}}")]
+#[tool]
 async fn noop() {}
+
+/// Forgets nothing, after asking.
+#[tool(destructive, summary = "nothing to confirm {{really}}")]
+async fn escaped() {}
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let registry = Registry::builder().discover().build().expect("registry");
-    assert_eq!(registry.names().collect::<Vec<_>>(), ["count_things", "noop"]);
+    assert_eq!(registry.names().collect::<Vec<_>>(), ["count_things", "noop", "escaped"]);
+    let escaped = registry.get("escaped").expect("escaped");
+    assert_eq!(escaped.summarize(&json!({})), "nothing to confirm {really}");
     let tool = registry.get("count_things").expect("count_things");
     assert_eq!(tool.timeout(), Some(std::time::Duration::from_secs(1)));
     let properties = tool.parameters()["properties"].as_object().expect("properties");

@@ -1,7 +1,7 @@
 use agent_core::{Registry, tool};
 
 /// Adds a habit.
-#[tool(label = "", timeout_ms = 0, summary = "{frame}", example(request = "걷기", args = { "txt": "걷기" }))]
+#[tool(destructive, label = "", timeout_ms = 0, summary = "{frame}", example(request = "걷기", args = { "txt": "걷기" }))]
 async fn add_habit(
     framed_text: String,
     #[schemars(rnage(max = 3))]

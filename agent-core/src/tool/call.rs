@@ -6,7 +6,6 @@
 //! arguments validated and — for a destructive tool — the person asked. So a handler, even
 //! one an app wrote by hand, never runs on arguments that skipped those gates.
 
-use std::any::Any;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
@@ -62,7 +61,7 @@ impl CallContext {
     /// The dependency of type `T`, or the `handler_error` a tool answers when it is missing
     /// (only hand-built tools can miss one: the registry checks `#[tool]` dependencies when
     /// it is built).
-    pub fn dep<T: std::any::Any + Send + Sync>(&self) -> Result<Dep<T>, ToolError> {
+    pub fn dep<T: ?Sized + Send + Sync + 'static>(&self) -> Result<Dep<T>, ToolError> {
         self.deps.get::<T>().ok_or_else(|| {
             ToolError::new(
                 ErrorCode::HandlerError,
@@ -154,7 +153,7 @@ pub trait Injected: Sized {
     fn from_call(call: &CallContext) -> Result<Self, ToolError>;
 }
 
-impl<T: Any + Send + Sync> Injected for Dep<T> {
+impl<T: ?Sized + Send + Sync + 'static> Injected for Dep<T> {
     fn dependency() -> Dependency {
         Dependency::of::<T>()
     }

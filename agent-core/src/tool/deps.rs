@@ -168,8 +168,9 @@ pub struct Dependency {
 }
 
 impl Dependency {
-    /// The dependency on `T` (the `T` of a `Dep<T>` parameter).
-    pub fn of<T: Any + Send + Sync>() -> Self {
+    /// The dependency on `T` (the `T` of a `Dep<T>` parameter; a trait object such as
+    /// `dyn Clock + Send + Sync` too).
+    pub fn of<T: ?Sized + Send + Sync + 'static>() -> Self {
         Self {
             type_id: TypeId::of::<T>(),
             type_name: type_name::<T>(),
@@ -193,6 +194,10 @@ impl PartialEq for Dependency {
 }
 
 /// The dependencies available to tools, keyed by type. Cheap to clone.
+///
+/// Each value is kept as the `Arc<T>` it was provided as, behind `dyn Any`: an `Arc` of a
+/// trait object (`Arc<dyn Clock + Send + Sync>`) is sized and `Any` where the trait object
+/// itself is neither, so `Dep<dyn Clock + Send + Sync>` is found like any other.
 #[derive(Clone, Default)]
 pub struct Deps {
     map: Arc<HashMap<TypeId, Arc<dyn Any + Send + Sync>>>,
@@ -200,9 +205,9 @@ pub struct Deps {
 
 impl Deps {
     /// Looks up the dependency of type `T`.
-    pub fn get<T: Any + Send + Sync>(&self) -> Option<Dep<T>> {
+    pub fn get<T: ?Sized + Send + Sync + 'static>(&self) -> Option<Dep<T>> {
         let value = self.map.get(&TypeId::of::<T>())?;
-        Arc::clone(value).downcast::<T>().ok().map(Dep)
+        value.downcast_ref::<Arc<T>>().cloned().map(Dep)
     }
 
     /// `true` when a value of the dependency's type was provided.
@@ -236,9 +241,9 @@ pub(crate) struct DepsBuilder {
 }
 
 impl DepsBuilder {
-    pub(crate) fn insert<T: Any + Send + Sync>(&mut self, value: Arc<T>) {
+    pub(crate) fn insert<T: ?Sized + Send + Sync + 'static>(&mut self, value: Arc<T>) {
         // A later value of the same type replaces the earlier one, like `HashMap::insert`.
-        self.map.insert(TypeId::of::<T>(), value);
+        self.map.insert(TypeId::of::<T>(), Arc::new(value));
     }
 
     pub(crate) fn build(self) -> Deps {
@@ -265,6 +270,32 @@ mod tests {
         assert!(deps.provides(&Dependency::of::<Store>()));
         assert!(!deps.provides(&Dependency::of::<u8>()));
         assert_eq!(deps.len(), 1);
+    }
+
+    trait Clock {
+        fn now(&self) -> u32;
+    }
+
+    struct Fixed;
+
+    impl Clock for Fixed {
+        fn now(&self) -> u32 {
+            9
+        }
+    }
+
+    #[test]
+    fn a_trait_object_is_a_dependency() {
+        let mut builder = DepsBuilder::default();
+        let clock: Arc<dyn Clock + Send + Sync> = Arc::new(Fixed);
+        builder.insert(clock);
+        let deps = builder.build();
+        assert_eq!(
+            deps.get::<dyn Clock + Send + Sync>().map(|c| c.now()),
+            Some(9)
+        );
+        assert!(deps.get::<Fixed>().is_none());
+        assert!(deps.provides(&Dependency::of::<dyn Clock + Send + Sync>()));
     }
 
     #[test]

@@ -33,11 +33,13 @@ pub enum ErrorCode {
     /// Over MCP, the result of a tool that declares an output schema was over the result cap:
     /// cut, it would no longer be what the schema promises, so it is not sent.
     ResultTooLarge,
+    /// The tool failed with only a message: its `Err` was a `String` or a `&str`.
+    Failed,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 9] = [
+    pub const ALL: [ErrorCode; 10] = [
         Self::UnknownTool,
         Self::Validation,
         Self::HandlerError,
@@ -47,10 +49,12 @@ impl ErrorCode {
         Self::NotUndoable,
         Self::AlreadyUndone,
         Self::ResultTooLarge,
+        Self::Failed,
     ];
 
     /// The wire form: `unknown_tool`, `validation`, `handler_error`, `timeout`,
-    /// `repeated_call`, `turn_limit`, `not_undoable`, `already_undone`, `result_too_large`.
+    /// `repeated_call`, `turn_limit`, `not_undoable`, `already_undone`, `result_too_large`,
+    /// `failed`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Self::UnknownTool => "unknown_tool",
@@ -62,6 +66,7 @@ impl ErrorCode {
             Self::NotUndoable => "not_undoable",
             Self::AlreadyUndone => "already_undone",
             Self::ResultTooLarge => "result_too_large",
+            Self::Failed => "failed",
         }
     }
 }
@@ -153,6 +158,21 @@ impl ToolError {
             ErrorCode::HandlerError,
             format!("the tool failed unexpectedly: {message}"),
         )
+    }
+}
+
+/// An `Err(String)` from a tool: a `failed` error with the message as its reason, so a tool
+/// returning `Result<T, String>` answers the model with an error it can read.
+impl From<String> for ToolError {
+    fn from(reason: String) -> Self {
+        Self::new(ErrorCode::Failed, reason)
+    }
+}
+
+/// An `Err(&str)` from a tool: a `failed` error with the message as its reason.
+impl From<&str> for ToolError {
+    fn from(reason: &str) -> Self {
+        Self::new(ErrorCode::Failed, reason)
     }
 }
 

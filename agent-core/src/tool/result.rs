@@ -136,8 +136,14 @@ impl<T: Serialize, E: Into<ToolError>> IntoToolResult for Result<T, E> {
 }
 
 /// Serializes a tool's output into an `ok` result.
+///
+/// A value that carries nothing — `()`, as in `Ok(())`, or a unit struct — answers `{}`, as a
+/// tool without a return type does, rather than `null`.
 pub(crate) fn serialize_output<T: Serialize + ?Sized>(output: &T) -> ToolResult {
     match serde_json::to_value(output) {
+        Ok(Value::Null) if std::mem::size_of_val(output) == 0 => ToolResult::Ok {
+            data: Value::Object(serde_json::Map::new()),
+        },
         Ok(data) => ToolResult::Ok { data },
         Err(error) => ToolResult::error(
             ErrorCode::HandlerError,

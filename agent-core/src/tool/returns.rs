@@ -3,18 +3,23 @@
 //!
 //! A macro only sees tokens: `HabitResult<T>` (an alias of `Result<T, ToolError>`) does not
 //! look like a `Result`, and a user's own `Result` struct does. So the generated handler does
-//! not choose; it calls `Output(value).__agent_tool_convert()` with three candidate impls,
+//! not choose; it calls `Output::new(value).__agent_tool_convert()` with four candidate impls,
 //! and method resolution picks the first whose bounds hold (autoref specialization, which
 //! works here because the handler names the fn's concrete return type):
 //!
 //! 1. [`ReturnResult`] on `Output<T>` where `T: IntoToolResult` — a `Result<T, E>` with
-//!    `E: Into<ToolError>` (under any alias) or a [`ToolResult`]: an `Err` reaches the model as
-//!    an error;
-//! 2. [`ReturnPlain`] on `&Output<T>` where `T: Serialize` — any other serializable value is
-//!    `ok` data;
-//! 3. [`ReturnOther`] on `&mut Output<T>`, always applicable, returning [`Unsupported`]: the
-//!    return type fits neither, and [`finish_result`]/[`finish_plain`] then fail to compile
-//!    with the reason (the spelling only picks which of the two explains it).
+//!    `E: Into<ToolError>` (under any alias; `String` and `&str` convert to a `failed` error)
+//!    or a [`ToolResult`]: an `Err` reaches the model as an error;
+//! 2. [`ReturnUnconverted`] on `&Output<Result<T, E>>` — any other `Result`, returning
+//!    [`Unconverted`]: a `Result` whose error does not convert must not reach the model as
+//!    `ok` data (`{"Err": …}`), so [`finish_result`]/[`finish_plain`] then fail to compile,
+//!    naming the bound that fails (`E: Into<ToolError>`, `T: Serialize`);
+//! 3. [`ReturnPlain`] on `&mut Output<T>` where `T: Serialize` — any other serializable value
+//!    is `ok` data;
+//! 4. [`ReturnOther`] on [`Fallback<T>`] (reached through `Output`'s `Deref`), always
+//!    applicable, returning [`Unsupported`]: the return type fits none of the above, and
+//!    `finish_*` then fail to compile with the reason (the spelling only picks which of the
+//!    two explains it).
 //!
 //! # The output schema
 //!
@@ -54,11 +59,44 @@ use super::result::{IntoToolResult, ToolResult, serialize_output};
 use super::schema::{ToolSchema, output_schema};
 
 /// A tool fn's return value on its way to a [`ToolResult`] (see the module docs).
-pub struct Output<T>(pub T);
+pub struct Output<T>(pub T, Fallback<T>);
+
+impl<T> Output<T> {
+    /// Wraps a tool fn's return value.
+    pub fn new(value: T) -> Self {
+        Self(value, Fallback(PhantomData))
+    }
+}
+
+/// Where method resolution ends up when no conversion of an [`Output`] applies: the last
+/// candidate, [`ReturnOther`], is implemented on it.
+pub struct Fallback<T>(PhantomData<fn() -> T>);
+
+// By hand: a derive would require `T: Copy`. Copy lets `ReturnOther` take it by value through
+// `Output`'s `Deref`.
+impl<T> Clone for Fallback<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Fallback<T> {}
+
+impl<T> std::ops::Deref for Output<T> {
+    type Target = Fallback<T>;
+
+    fn deref(&self) -> &Fallback<T> {
+        &self.1
+    }
+}
 
 /// What a return type that fits no conversion produces; no [`finish_result`] or
 /// [`finish_plain`] accepts it.
 pub struct Unsupported<T>(T);
+
+/// What a `Result` whose `Err` does not convert to a [`ToolError`](super::ToolError)
+/// produces; no [`finish_result`] or [`finish_plain`] accepts it.
+pub struct Unconverted<T, E>(Result<T, E>);
 
 /// The first choice: the value converts itself ([`IntoToolResult`]).
 pub trait ReturnResult {
@@ -72,13 +110,27 @@ impl<T: IntoToolResult> ReturnResult for Output<T> {
     }
 }
 
-/// The second choice: the value is serialized as `ok` data.
+/// The second choice: a `Result` that does not convert itself is refused, not serialized.
+pub trait ReturnUnconverted<T, E> {
+    /// Hands the value on.
+    fn __agent_tool_convert(self) -> Unconverted<T, E>;
+}
+
+impl<T, E> ReturnUnconverted<T, E> for &Output<Result<T, E>> {
+    fn __agent_tool_convert(self) -> Unconverted<T, E> {
+        // Never runs: no `finish_*` accepts an `Unconverted` that got here (it would have
+        // converted as the first choice), so no program reaches this.
+        unreachable!("a #[tool] returning a Result that converts to no ToolResult was compiled")
+    }
+}
+
+/// The third choice: the value is serialized as `ok` data.
 pub trait ReturnPlain {
     /// Converts.
     fn __agent_tool_convert(self) -> ToolResult;
 }
 
-impl<T: Serialize> ReturnPlain for &Output<T> {
+impl<T: Serialize> ReturnPlain for &mut Output<T> {
     fn __agent_tool_convert(self) -> ToolResult {
         serialize_output(&self.0)
     }
@@ -90,10 +142,11 @@ pub trait ReturnOther<T> {
     fn __agent_tool_convert(self) -> Unsupported<T>;
 }
 
-impl<T> ReturnOther<T> for &mut Output<T> {
+impl<T> ReturnOther<T> for Fallback<T> {
     fn __agent_tool_convert(self) -> Unsupported<T> {
         // Never runs: a fn whose return type ends up here does not compile (no `finish_*`
-        // accepts an `Unsupported`), so there is no program in which this is reached.
+        // accepts an `Unsupported` of a type no earlier choice took), so no program reaches
+        // this.
         unreachable!("a #[tool] return type that converts to no ToolResult was compiled")
     }
 }
@@ -123,6 +176,16 @@ impl<T: IntoToolResult> FinishResult for Unsupported<T> {
     }
 }
 
+// As for `Unsupported`: holds only when the `Result` converts, never for one that got here.
+impl<T, E> FinishResult for Unconverted<T, E>
+where
+    Result<T, E>: IntoToolResult,
+{
+    fn finish(self) -> ToolResult {
+        self.0.into_tool_result()
+    }
+}
+
 /// [`FinishResult`] for a return type not spelled like a `Result`: the error then names
 /// `T: Serialize`.
 #[diagnostic::on_unimplemented(
@@ -140,9 +203,20 @@ impl FinishPlain for ToolResult {
     }
 }
 
+// Holds for a serializable `T`, which the third choice takes: the point, as above, is the
+// error naming `T: Serialize` on the user's return type.
 impl<T: Serialize> FinishPlain for Unsupported<T> {
     fn finish(self) -> ToolResult {
         serialize_output(&self.0)
+    }
+}
+
+impl<T, E> FinishPlain for Unconverted<T, E>
+where
+    Result<T, E>: IntoToolResult,
+{
+    fn finish(self) -> ToolResult {
+        self.0.into_tool_result()
     }
 }
 
@@ -251,21 +325,49 @@ mod tests {
     fn the_type_decides_not_the_spelling() {
         let err: Aliased<u8> = Err(ToolError::new("nope", "no"));
         assert_eq!(
-            finish_plain(Output(err).__agent_tool_convert()),
+            finish_plain(Output::new(err).__agent_tool_convert()),
             ToolResult::error("nope", "no")
         );
         let ok: Aliased<u8> = Ok(3);
         assert_eq!(
-            finish_plain(Output(ok).__agent_tool_convert()),
+            finish_plain(Output::new(ok).__agent_tool_convert()),
             ToolResult::ok(json!(3))
         );
         assert_eq!(
-            finish_plain(Output("text").__agent_tool_convert()),
+            finish_plain(Output::new("text").__agent_tool_convert()),
             ToolResult::ok(json!("text"))
         );
         assert_eq!(
-            finish_result(Output(ToolResult::cancelled()).__agent_tool_convert()),
+            finish_result(Output::new(ToolResult::cancelled()).__agent_tool_convert()),
             ToolResult::cancelled()
+        );
+    }
+
+    #[test]
+    fn a_string_error_is_an_error_and_unit_is_an_empty_object() {
+        let err: Result<u8, String> = Err("no such habit".to_owned());
+        assert_eq!(
+            finish_result(Output::new(err).__agent_tool_convert()),
+            ToolResult::error("failed", "no such habit")
+        );
+        let err: Result<u8, &str> = Err("no such habit");
+        assert_eq!(
+            finish_result(Output::new(err).__agent_tool_convert()),
+            ToolResult::error("failed", "no such habit")
+        );
+        let ok: Result<(), ToolError> = Ok(());
+        assert_eq!(
+            finish_result(Output::new(ok).__agent_tool_convert()),
+            ToolResult::ok(json!({}))
+        );
+        assert_eq!(
+            finish_plain(Output::new(()).__agent_tool_convert()),
+            ToolResult::ok(json!({}))
+        );
+        let none: Option<u8> = None;
+        assert_eq!(
+            finish_plain(Output::new(none).__agent_tool_convert()),
+            ToolResult::ok(json!(null))
         );
     }
 }
