@@ -1,8 +1,9 @@
 //! Declarations that are legal Rust and common, accepted and meaning what they say: a
 //! suffixed or constant `timeout_ms`, a trait-object dependency (`Dep<dyn Clock + Send +
 //! Sync>`), a `# Arguments` list that also documents the injected parameter, an `Err(String)`
-//! that reaches the model as an error with a code, and `Ok(())` answering `{}` like a tool
-//! without a return type.
+//! that reaches the model as an error with a code, `Ok(())` answering `{}` like a tool
+//! without a return type, and a `range` written with quoted numbers, which bounds like one
+//! written without.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -48,6 +49,16 @@ async fn find_habit(
     }
 }
 
+/// Sets how many reminders a day.
+#[tool(destructive)]
+async fn set_reminders(
+    /// Reminders a day.
+    #[schemars(range(min = "1", max = "3"))]
+    count: u8,
+) -> u8 {
+    count
+}
+
 /// Forgets everything.
 #[tool(destructive, timeout_ms = DB_TIMEOUT_MS * 2)]
 async fn forget() -> Result<(), agent_core::ToolError> {
@@ -61,6 +72,7 @@ async fn main() {
         .tool::<today>()
         .tool::<find_habit>()
         .tool::<forget>()
+        .tool::<set_reminders>()
         .dependency_arc(clock)
         .build()
         .expect("registry");
@@ -86,4 +98,13 @@ async fn main() {
         ToolResult::error("failed", "no habit with id 7")
     );
     assert_eq!(tools.dispatch("forget", json!({})).await, ToolResult::ok(json!({})));
+    let reminders = tools.dispatch("set_reminders", json!({"count": 9})).await;
+    assert!(
+        matches!(&reminders, ToolResult::Error(e) if e.code() == "validation"),
+        "{reminders:?}"
+    );
+    assert_eq!(
+        tools.dispatch("set_reminders", json!({"count": 2})).await,
+        ToolResult::ok(json!(2))
+    );
 }
