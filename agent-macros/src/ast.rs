@@ -12,6 +12,7 @@
 //! move to the generated argument struct instead.
 
 use proc_macro2::Span;
+use syn::ext::IdentExt;
 use syn::{Attribute, FnArg, Ident, ItemFn, Pat, ReturnType, Type};
 
 use crate::classify::{self, ParamKind, ReturnSpelling};
@@ -40,6 +41,13 @@ pub(crate) struct Param {
     pub(crate) json_span: Span,
     pub(crate) description: Description,
     pub(crate) attrs: ParamAttrs,
+}
+
+impl Param {
+    /// The parameter's Rust name without `r#`, as docs and messages write it.
+    pub(crate) fn rust_name(&self) -> String {
+        self.ident.unraw().to_string()
+    }
 }
 
 /// What the fn returns, as far as the expansion cares.
@@ -94,12 +102,11 @@ impl ToolFn {
         }
         for param in &mut params {
             if matches!(param.description, Description::Missing) {
-                let rust_name = param.ident.to_string();
-                let rust_name = rust_name.trim_start_matches("r#");
+                let rust_name = param.rust_name();
                 if let Some((_, text)) = fn_docs
                     .arguments
                     .iter()
-                    .find(|(name, _)| *name == param.json_name || name == rust_name)
+                    .find(|(name, _)| *name == param.json_name || *name == rust_name)
                 {
                     param.description = Description::Text(text.clone());
                 }
@@ -132,12 +139,7 @@ impl ToolFn {
 
     /// The tool name: `name = "…"` or the fn ident (without `r#`).
     pub(crate) fn default_name(&self) -> String {
-        self.item
-            .sig
-            .ident
-            .to_string()
-            .trim_start_matches("r#")
-            .to_owned()
+        self.item.sig.ident.unraw().to_string()
     }
 }
 
@@ -211,10 +213,7 @@ impl Param {
         }
         let (json_name, json_span) = match &attrs.rename {
             Some(lit) => (lit.value(), lit.span()),
-            None => (
-                ident.to_string().trim_start_matches("r#").to_owned(),
-                ident.span(),
-            ),
+            None => (ident.unraw().to_string(), ident.span()),
         };
         let description = if !attrs.doc_lines.is_empty() {
             let text = docs::to_text(&attrs.doc_lines);

@@ -329,25 +329,26 @@ fn generate(attr: &ToolAttr, tool: &ToolFn, krate: &syn::Path) -> TokenStream {
             quote!(.summary_fn(#summarize))
         }
     });
-    let timeout = attr.timeout_ms.as_ref().map(|ms| match ms {
-        // The digits without the suffix: `5_000u32` is a number of milliseconds like any other.
-        Timeout::Literal(lit) => {
-            let ms = syn::LitInt::new(lit.base10_digits(), lit.span());
-            quote!(.timeout(::core::time::Duration::from_millis(#ms)))
-        }
-        // A constant: of type `u64` (a type error on the user's expression otherwise), and
-        // above 0, both checked at compile time.
-        Timeout::Const(expr) => {
-            let ms = quote_spanned!(expr.span()=> {
+    let timeout = attr.timeout_ms.as_ref().map(|ms| {
+        let ms = match ms {
+            // The digits without the suffix: `5_000u32` is a number of milliseconds like any
+            // other.
+            Timeout::Literal(lit) => {
+                let digits = syn::LitInt::new(lit.base10_digits(), lit.span());
+                quote!(#digits)
+            }
+            // A constant: of type `u64` (a type error on the user's expression otherwise),
+            // and above 0, both checked at compile time.
+            Timeout::Const(expr) => quote_spanned!(expr.span()=> {
                 const __AGENT_TOOL_TIMEOUT_MS: u64 = #expr;
                 const _: () = ::core::assert!(
                     __AGENT_TOOL_TIMEOUT_MS > 0,
                     "`timeout_ms` must be greater than 0"
                 );
                 __AGENT_TOOL_TIMEOUT_MS
-            });
-            quote!(.timeout(::core::time::Duration::from_millis(#ms)))
-        }
+            }),
+        };
+        quote!(.timeout(::core::time::Duration::from_millis(#ms)))
     });
     let destructive = attr.is_destructive();
     let access = attr.access.map(|(variant, span)| {

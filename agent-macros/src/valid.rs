@@ -104,8 +104,7 @@ fn check_docs(cx: &Ctxt, tool: &ToolFn) {
     }
     for param in tool.arguments() {
         if matches!(param.description, Description::Missing) {
-            let rust_name = param.ident.to_string();
-            let rust_name = rust_name.trim_start_matches("r#");
+            let rust_name = param.rust_name();
             let entry = if rust_name == param.json_name {
                 format!("a `{rust_name}` entry")
             } else {
@@ -123,12 +122,10 @@ fn check_docs(cx: &Ctxt, tool: &ToolFn) {
     for (name, _) in &tool.arguments_docs {
         let names_one = tool
             .arguments()
-            .any(|p| p.json_name == *name || p.ident.to_string().trim_start_matches("r#") == name);
+            .any(|p| p.json_name == *name || p.rust_name() == *name);
         // rustdoc's convention documents every parameter, an injected one too: its entry is
         // for readers of the code, and the model never sees it.
-        let injected = tool
-            .injected()
-            .any(|p| p.ident.to_string().trim_start_matches("r#") == name);
+        let injected = tool.injected().any(|p| p.rust_name() == *name);
         if !names_one && !injected {
             cx.error_at(
                 ident.span(),
@@ -202,63 +199,54 @@ fn check_attr(cx: &Ctxt, attr: &ToolAttr, tool: &ToolFn) {
 /// rustc says only "mismatched types". Said here, with what to write.
 fn check_compares_references(cx: &Ctxt, expr: &syn::Expr, tool: &ToolFn) {
     use syn::{BinOp, Expr, ExprLit, Lit};
-    struct Visit<'a> {
-        cx: &'a Ctxt,
-        tool: &'a ToolFn,
+    let literal = |e: &Expr| {
+        matches!(
+            e,
+            Expr::Lit(ExprLit {
+                lit: Lit::Int(_) | Lit::Float(_) | Lit::Bool(_) | Lit::Char(_),
+                ..
+            })
+        )
+    };
+    fn parameter<'e>(e: &'e Expr, tool: &ToolFn) -> Option<&'e syn::Ident> {
+        let Expr::Path(path) = e else { return None };
+        path.path
+            .get_ident()
+            .filter(|ident| tool.arguments().any(|p| p.ident == **ident))
     }
-    impl Visit<'_> {
-        fn parameter(&self, expr: &Expr) -> Option<syn::Ident> {
-            let Expr::Path(path) = expr else { return None };
-            let ident = path.path.get_ident()?;
-            self.tool
-                .arguments()
-                .any(|p| p.ident == *ident)
-                .then(|| ident.clone())
-        }
-        fn visit(&self, expr: &Expr) {
-            match expr {
-                Expr::Binary(binary) => {
-                    let compares = matches!(
-                        binary.op,
-                        BinOp::Eq(_)
-                            | BinOp::Ne(_)
-                            | BinOp::Lt(_)
-                            | BinOp::Le(_)
-                            | BinOp::Gt(_)
-                            | BinOp::Ge(_)
-                    );
-                    let literal = |e: &Expr| {
-                        matches!(
-                            e,
-                            Expr::Lit(ExprLit {
-                                lit: Lit::Int(_) | Lit::Float(_) | Lit::Bool(_) | Lit::Char(_),
-                                ..
-                            })
-                        )
-                    };
-                    let bare = match (&*binary.left, &*binary.right) {
-                        (left, right) if literal(right) => self.parameter(left),
-                        (left, right) if literal(left) => self.parameter(right),
-                        _ => None,
-                    };
-                    if let (true, Some(ident)) = (compares, bare) {
-                        self.cx.error_at(
-                            ident.span(),
-                            format!(
-                                "in `confirm_if` each parameter is a reference to its argument: compare `*{ident}`, not `{ident}`, with a literal"
-                            ),
-                        );
-                    }
-                    self.visit(&binary.left);
-                    self.visit(&binary.right);
-                }
-                Expr::Paren(paren) => self.visit(&paren.expr),
-                Expr::Unary(unary) => self.visit(&unary.expr),
-                _ => {}
+    match expr {
+        Expr::Binary(binary) => {
+            let compares = matches!(
+                binary.op,
+                BinOp::Eq(_)
+                    | BinOp::Ne(_)
+                    | BinOp::Lt(_)
+                    | BinOp::Le(_)
+                    | BinOp::Gt(_)
+                    | BinOp::Ge(_)
+            );
+            let bare = if literal(&binary.right) {
+                parameter(&binary.left, tool)
+            } else if literal(&binary.left) {
+                parameter(&binary.right, tool)
+            } else {
+                None
+            };
+            if let (true, Some(ident)) = (compares, bare) {
+                cx.error_at(
+                    ident.span(),
+                    format!(
+                        "in `confirm_if` each parameter is a reference to its argument: compare `*{ident}`, not `{ident}`, with a literal"
+                    ),
+                );
             }
+            check_compares_references(cx, &binary.left, tool);
+            check_compares_references(cx, &binary.right, tool);
         }
+        Expr::Paren(paren) => check_compares_references(cx, &paren.expr, tool),
+        Expr::Unary(unary) => check_compares_references(cx, &unary.expr, tool),
+        _ => {}
     }
-    Visit { cx, tool }.visit(expr);
 }
 
 /// `summary = expr` and `confirm_if = expr` see the call's arguments only: a name of an
@@ -335,9 +323,7 @@ fn check_example(cx: &Ctxt, example: &crate::attr::ExampleAttr, tool: &ToolFn) {
                 format!("`{name}` is given twice in this example"),
             );
         } else if !tool.arguments().any(|p| p.json_name == name) {
-            let renamed = tool
-                .arguments()
-                .find(|p| p.ident.to_string().trim_start_matches("r#") == name);
+            let renamed = tool.arguments().find(|p| p.rust_name() == name);
             let hint = match renamed {
                 Some(param) => format!(
                     "; `{}` is sent as `{}` (its `#[serde(rename)]`)",
@@ -378,8 +364,7 @@ fn check_summary(cx: &Ctxt, summary: &syn::LitStr, tool: &ToolFn) {
                     name.push(c);
                 }
                 let name = name.trim();
-                let rust_name =
-                    |p: &&crate::ast::Param| p.ident.to_string().trim_start_matches("r#") == name;
+                let rust_name = |p: &&crate::ast::Param| p.rust_name() == name;
                 if !closed {
                     cx.error_at(summary.span(), format!("unclosed placeholder `{{{name}` in summary; write `{{{{` for a literal brace"));
                 } else if tool.arguments().any(|p| p.json_name == name) {
