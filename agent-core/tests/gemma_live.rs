@@ -10,7 +10,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
-use agent_core::llm::gemma::{GemmaBackend, GemmaOptions, GemmaSession, PrefixCache, PrefixSource};
+use agent_core::llm::gemma::{
+    CacheFault, GemmaBackend, GemmaOptions, GemmaSession, PrefixCache, PrefixSource,
+};
 use agent_core::{
     Agent, AgentEvent, ApproveAll, ChatConfig, ChatEvent, ChatSession, Dep, Example, LlmError,
     Registry, ResultMessage, ToolCall, ToolChoice, TurnRequest, ValueChoice, ValueSets, tool,
@@ -613,6 +615,13 @@ fn preambles_are_restored_from_memory_and_from_a_checked_cache_file() {
             PrefixSource::Evaluated,
             "{name}"
         );
+        let repairs = third.cache_repairs();
+        assert_eq!(repairs.len(), 1, "{name}: {repairs:?}");
+        assert_eq!(repairs[0].fault, CacheFault::Mismatch, "{name}");
+        assert!(
+            third.cache_repairs().is_empty(),
+            "each repair is reported once"
+        );
         assert_eq!(
             answer(&mut rebuilt, "메모 앱으로 뭘 할 수 있어?"),
             fresh,
@@ -620,6 +629,75 @@ fn preambles_are_restored_from_memory_and_from_a_checked_cache_file() {
         );
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+/// The bytes of the prefix states (`.kv` and `.meta`) in `dir`.
+fn state_bytes(dir: &std::path::Path) -> u64 {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| {
+                    e.path()
+                        .extension()
+                        .is_some_and(|x| x == "kv" || x == "meta")
+                })
+                .filter_map(|e| e.metadata().ok())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn an_app_that_swaps_tool_sets_keeps_memory_and_disk_within_their_budgets() {
+    let Some(path) = model_path() else { return };
+    let _guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
+    let dir = std::env::temp_dir().join(format!("agent-rs-swap-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let registry = registry(&[]);
+    let config =
+        |set: usize| ChatConfig::new(format!("{INSTRUCTIONS} (도구 세트 {set})"), &registry);
+    let mut options = options();
+    options.prefix_cache = PrefixCache::Dir(dir.clone());
+
+    // One tool set's preamble: what it holds in memory and on disk.
+    let probe = GemmaBackend::load(&path, options.clone()).expect("model");
+    drop(probe.session(config(0)).expect("session"));
+    let (_, one_in_memory) = probe.kept_prefixes();
+    let one_on_disk = state_bytes(&dir);
+    assert!(one_in_memory > 0 && one_on_disk > 0);
+    drop(probe);
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // Room for two and a half of them; eight sets, one after another.
+    options.prefix_memory_limit = one_in_memory * 5 / 2;
+    options.prefix_cache_limit = one_on_disk * 5 / 2;
+    let backend = GemmaBackend::load(&path, options.clone()).expect("model");
+    for set in 0..8 {
+        let session = backend.session(config(set)).expect("session");
+        assert_eq!(session.stats().preamble_source, PrefixSource::Evaluated);
+        let (kept, bytes) = backend.kept_prefixes();
+        assert!(
+            bytes <= options.prefix_memory_limit,
+            "set {set}: {kept} prefixes, {bytes} bytes in memory"
+        );
+        let on_disk = state_bytes(&dir);
+        assert!(
+            on_disk <= options.prefix_cache_limit,
+            "set {set}: {on_disk} bytes on disk"
+        );
+    }
+    // The latest sets come back from memory; the first was dropped from memory and disk.
+    let latest = backend.session(config(7)).expect("session");
+    assert_eq!(latest.stats().preamble_source, PrefixSource::Memory);
+    let first = backend.session(config(0)).expect("session");
+    assert_eq!(first.stats().preamble_source, PrefixSource::Evaluated);
+    // After a restart the sets still on disk are restored from it.
+    let restarted = GemmaBackend::load(&path, options).expect("model");
+    let from_disk = restarted.session(config(0)).expect("session");
+    assert_eq!(from_disk.stats().preamble_source, PrefixSource::File);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use agent_core::choice::Strategy;
-use agent_core::llm::gemma::{GemmaOptions, Threads};
+use agent_core::llm::gemma::{GemmaBackend, GemmaOptions, Threads};
 use agent_core::llm::scripted::ScriptedSession;
 use agent_core::{Agent, ChatConfig, ChatSession, Registry};
 use habit_tools::{COACH_INSTRUCTIONS, Coach, Store};
@@ -61,7 +61,7 @@ pub(crate) async fn run(cli: Cli) -> Result<Exit, DemoError> {
         let transcript = session.transcript();
         // A script is what the model does, every turn: it decides, as a tool-tuned model would.
         let exit = parts
-            .chat(session, "스크립트 (모델 없음)", &cli, Strategy::Model)
+            .chat(session, "스크립트 (모델 없음)", &cli, Strategy::Model, None)
             .await;
         if let Some(log) = &cli.script_log {
             script::write_log(log, &transcript.received())?;
@@ -74,7 +74,7 @@ pub(crate) async fn run(cli: Cli) -> Result<Exit, DemoError> {
     if let Some(threads) = cli.threads {
         options.threads = Threads::from_count(threads);
     }
-    let loaded = model::load(&path, source, options, config, &parts.ui).await?;
+    let loaded = model::load(&path, source, options, config, &parts.ui, &parts.interrupts).await?;
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -99,8 +99,9 @@ pub(crate) async fn run(cli: Cli) -> Result<Exit, DemoError> {
             ),
         );
     }
+    let cache = Some(loaded.backend.clone());
     Ok(parts
-        .chat(loaded.session, &name, &cli, Strategy::default())
+        .chat(loaded.session, &name, &cli, Strategy::default(), cache)
         .await)
 }
 
@@ -123,6 +124,7 @@ impl Parts {
         model_name: &str,
         cli: &Cli,
         strategy: Strategy,
+        cache: Option<GemmaBackend>,
     ) -> Exit {
         self.banner(model_name, cli);
         let agent = Agent::new(session, Arc::clone(&self.registry))
@@ -133,6 +135,7 @@ impl Parts {
         Chat {
             agent,
             prepared: false,
+            cache,
             coach: self.coach,
             input: self.input,
             renderer: self.renderer,

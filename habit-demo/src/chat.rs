@@ -11,6 +11,7 @@
 
 use std::sync::Arc;
 
+use agent_core::llm::gemma::GemmaBackend;
 use agent_core::{Agent, AgentError, ChatSession, Messages, ToolResult};
 use habit_tools::Coach;
 
@@ -39,6 +40,9 @@ pub(crate) struct Chat<S> {
     /// Whether tool choice has learned from the model's reading of the declared examples
     /// (see [`Chat::read`]).
     pub(crate) prepared: bool,
+    /// The loaded model, whose cache repairs are reported before each prompt (none for a
+    /// scripted session).
+    pub(crate) cache: Option<GemmaBackend>,
     /// The habit coach, for `/habits`.
     pub(crate) coach: Coach,
     /// Where lines come from.
@@ -94,6 +98,9 @@ impl<S: ChatSession> Chat<S> {
     /// behind the session's own start (see `model.rs`), which the person spends typing. A
     /// line that comes first leaves the rest to its turn, whose choice waits for it.
     async fn read(&mut self) -> Line {
+        if let Some(backend) = &self.cache {
+            crate::model::report_repairs(&self.ui, backend);
+        }
         let input = &self.input;
         let interrupts = &self.interrupts;
         let line = async {

@@ -95,6 +95,10 @@ pub(crate) enum DemoError {
     /// The async runtime could not start.
     #[error("실행 환경을 준비하지 못했습니다: {0}")]
     Runtime(#[source] std::io::Error),
+    /// Ctrl-C while the model was loading or its start-up work was being done: the program
+    /// leaves, and what was left undone is done at the next start.
+    #[error("시작을 중단했습니다 (Ctrl-C) — 끝내지 못한 준비는 다음 시작에서 이어서 합니다")]
+    Interrupted,
     /// A `--script` file could not be read or parsed, or its log written.
     #[error("스크립트 파일 {path}: {reason}")]
     Script {

@@ -2,7 +2,7 @@
 //! when stdin is piped. SIGINT is caught once for the whole program, and each press goes to the
 //! innermost thing waiting for one — the confirmation prompt if it is open (the call is then
 //! cancelled and the model told), else the running turn (it is stopped), else the piped chat
-//! prompt (the program leaves). A press while nothing waits is ignored.
+//! prompt or start-up work (the program leaves). A press while nothing waits is ignored.
 //!
 //! "Innermost" is a declared [`Level`], not the order in which waiters registered: the turn and
 //! the confirmation prompt inside it wait concurrently, and which of them is polled first is
@@ -24,6 +24,8 @@ pub(crate) struct Interrupts {
 /// Who is waiting for a press, outermost first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Level {
+    /// Start-up: the model loading, its first-start work (the program leaves).
+    Start,
     /// The piped chat prompt.
     Prompt,
     /// A user turn.

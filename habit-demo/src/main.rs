@@ -55,6 +55,10 @@ fn main() -> ExitCode {
         Ok(chat::Exit::Done) => ExitCode::SUCCESS,
         // The conventional status of a process ended by SIGINT.
         Ok(chat::Exit::Interrupted) => ExitCode::from(130),
+        Err(error @ error::DemoError::Interrupted) => {
+            ui::Ui::for_stdout().status_line(ui::Style::Warn, &error.to_string());
+            ExitCode::from(130)
+        }
         Err(error) => {
             ui::Ui::for_stdout().error(&error.to_string());
             ExitCode::FAILURE

@@ -11,9 +11,10 @@ use std::time::{Duration, Instant};
 
 use agent_core::ChatConfig;
 use agent_core::LlmError;
-use agent_core::llm::gemma::{GemmaBackend, GemmaOptions, GemmaSession, MODEL_ENV};
+use agent_core::llm::gemma::{CacheFault, GemmaBackend, GemmaOptions, GemmaSession, MODEL_ENV};
 
 use crate::error::DemoError;
+use crate::interrupt::{Interrupts, Level};
 use crate::ui::{Style, Ui};
 
 /// Where the model path came from, for the error when it is missing.
@@ -62,6 +63,7 @@ pub(crate) async fn load(
     options: GemmaOptions,
     config: ChatConfig,
     ui: &Ui,
+    interrupts: &Interrupts,
 ) -> Result<Loaded, DemoError> {
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
@@ -76,13 +78,13 @@ pub(crate) async fn load(
         let session = backend.session_in_background(config)?;
         Ok::<_, LlmError>((backend, session))
     });
-    let outcome = ui
-        .spin(
-            &format!("모델을 불러오는 중… {name}"),
-            &format!("모델을 불러오는 중… {}", path.display()),
-            worker,
-        )
-        .await
+    let (label, plain) = (
+        format!("모델을 불러오는 중… {name}"),
+        format!("모델을 불러오는 중… {}", path.display()),
+    );
+    let loading = ui.spin(&label, &plain, worker);
+    let outcome = interruptible(interrupts, loading)
+        .await?
         .unwrap_or_else(|_| Err(LlmError::Load("the loading thread panicked".to_owned())));
     let (backend, session) = outcome.map_err(|error| describe(error, path, source))?;
     let elapsed = started.elapsed();
@@ -99,6 +101,39 @@ pub(crate) async fn load(
         session,
         elapsed,
     })
+}
+
+/// `work`, unless Ctrl-C is pressed first: then [`DemoError::Interrupted`] (the work is
+/// dropped; a thread of llama.cpp's still running ends with the process).
+pub(crate) async fn interruptible<T>(
+    interrupts: &Interrupts,
+    work: impl Future<Output = T>,
+) -> Result<T, DemoError> {
+    tokio::select! {
+        done = work => Ok(done),
+        () = interrupts.next(Level::Start) => Err(DemoError::Interrupted),
+    }
+}
+
+/// One line per file of the model-state cache that `backend` found unusable and made again
+/// since the last report (a damaged or foreign file costs a rebuild, and the person is told).
+pub(crate) fn report_repairs(ui: &Ui, backend: &GemmaBackend) {
+    for repair in backend.cache_repairs() {
+        let why = match &repair.fault {
+            CacheFault::NotAFile => "일반 파일이 아니거나 길이가 맞지 않음".to_owned(),
+            CacheFault::Mismatch => "기록(.meta)과 맞지 않음".to_owned(),
+            CacheFault::Damaged(detail) => format!("내용이 온전하지 않음: {detail}"),
+            CacheFault::Unloadable(detail) => format!("불러올 수 없음: {detail}"),
+            _ => repair.fault.to_string(),
+        };
+        ui.status_line(
+            Style::Warn,
+            &format!(
+                "⚠ 캐시 파일을 다시 만들었습니다 ({why}): {}",
+                repair.file.display()
+            ),
+        );
+    }
 }
 
 /// The one-line error for a failed load.

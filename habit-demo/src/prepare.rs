@@ -23,6 +23,7 @@ use clap::builder::RangedU64ValueParser;
 use habit_tools::{COACH_INSTRUCTIONS, Coach, Store};
 
 use crate::error::DemoError;
+use crate::interrupt::Interrupts;
 use crate::model;
 use crate::ui::{Style, Ui};
 
@@ -49,6 +50,10 @@ pub(crate) fn main(args: PrepareArgs) -> ExitCode {
         .and_then(|runtime| runtime.block_on(run(args, &ui)));
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
+        Err(error @ DemoError::Interrupted) => {
+            ui.status_line(Style::Warn, &error.to_string());
+            ExitCode::from(130)
+        }
         Err(error) => {
             ui.error(&error.to_string());
             ExitCode::FAILURE
@@ -66,13 +71,14 @@ async fn run(args: PrepareArgs, ui: &Arc<Ui>) -> Result<(), DemoError> {
     if let Some(threads) = args.threads {
         options.threads = Threads::from_count(threads);
     }
-    let loaded = model::load(&path, source, options, config, ui).await?;
+    let interrupts = Interrupts::install();
+    let loaded = model::load(&path, source, options, config, ui, &interrupts).await?;
 
     let begun = Instant::now();
     let written_after = SystemTime::now();
     let label = "대화 서두(지시문, 도구 설명, 예시)를 준비하는 중…";
-    ui.spin(label, label, loaded.session.ready())
-        .await
+    model::interruptible(&interrupts, ui.spin(label, label, loaded.session.ready()))
+        .await?
         .map_err(DemoError::Model)?;
     let stats = loaded.session.stats();
     let how = match stats.preamble_source {
@@ -88,14 +94,15 @@ async fn run(args: PrepareArgs, ui: &Arc<Ui>) -> Result<(), DemoError> {
             begun.elapsed().as_secs_f64()
         ),
     );
+    model::report_repairs(ui, &loaded.backend);
 
     let examples = registry.examples().count();
     // The agent's default strategy is the chat's: the same examples, read the same way.
     let mut agent = Agent::new(loaded.session, Arc::clone(&registry));
     let started = Instant::now();
     let label = format!("도구 선택을 위해 예시 {examples}개를 읽는 중…");
-    ui.spin(&label, &label, agent.prepare())
-        .await
+    model::interruptible(&interrupts, ui.spin(&label, &label, agent.prepare()))
+        .await?
         .map_err(DemoError::Prepare)?;
     // The agent goes on without the model's reading when it fails (tool choice is then the
     // router's alone); here that is worth saying.
@@ -113,6 +120,7 @@ async fn run(args: PrepareArgs, ui: &Arc<Ui>) -> Result<(), DemoError> {
             "⚠ 모델이 예시를 읽지 못했습니다: 도구 선택은 어휘 라우터만으로 합니다",
         );
     }
+    model::report_repairs(ui, &loaded.backend);
     let total = loaded.elapsed.as_secs_f64() + begun.elapsed().as_secs_f64();
     let dir = loaded.backend.options().prefix_cache.dir();
     // The backend treats a cache it cannot write as a cost, not a failure; preparing is

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::cache_file::CacheRepair;
 use super::format::PromptFormat;
 use super::handle::GemmaSession;
 use super::options::{DEFAULT_MODEL_FILE, GemmaOptions, MODEL_ENV, cache_home};
@@ -135,5 +136,20 @@ impl GemmaBackend {
     /// [`LlmError::Inference`] when evaluation fails.
     pub fn read_texts(&self, texts: &[String]) -> Result<Option<Vec<Arc<[f32]>>>, LlmError> {
         self.reader.read_texts(&self.shared, texts, &[])
+    }
+
+    /// How many evaluated prefixes (preambles, channels) this model keeps in memory for its
+    /// next sessions, and their bytes: at most
+    /// [`prefix_memory_limit`](GemmaOptions::prefix_memory_limit), but for one prefix larger
+    /// than the limit by itself.
+    pub fn kept_prefixes(&self) -> (usize, usize) {
+        self.shared.prefixes.usage()
+    }
+
+    /// The files of the model-state cache that were found unusable (damaged, cut short, of
+    /// another model or build, not regular files) and made again since the last call, for an
+    /// app to tell the person in a line. Each is reported once.
+    pub fn cache_repairs(&self) -> Vec<CacheRepair> {
+        self.shared.repairs.take()
     }
 }

@@ -42,6 +42,8 @@ the feature for `GemmaBackend`, which loads a GGUF and starts sessions the agent
 //! | `conversation.rs` | the conversation's KV state, with its single reset |
 //! | `prefix.rs` | prefixes (preamble, channels) evaluated once: memory and file caches |
 //! | `cache_file.rs` | cache files opened only when they are regular files of a bounded length |
+//! | `kept.rs` | the prefix states kept in memory and on disk, least recently used dropped beyond a budget |
+//! | `state_file.rs` | llama.cpp's sequence-state layout, checked before a cache file is restored |
 //! | `steering.rs` | what a turn may write, from its tool choice and value sets |
 //! | `decode.rs` | the generation loops: calls with jump-forward and batched copies, text |
 //! | `sampler.rs` | token choice: free, or within a constraint |
@@ -77,6 +79,8 @@ mod gguf;
 #[cfg(feature = "llama")]
 mod handle;
 #[cfg(feature = "llama")]
+mod kept;
+#[cfg(feature = "llama")]
 mod message;
 #[cfg(feature = "llama")]
 mod options;
@@ -90,6 +94,8 @@ mod sampler;
 mod scoring;
 #[cfg(feature = "llama")]
 mod shared;
+#[cfg(feature = "llama")]
+mod state_file;
 #[cfg(feature = "llama")]
 mod stats;
 #[cfg(feature = "llama")]
@@ -105,6 +111,8 @@ mod worker;
 
 #[cfg(feature = "llama")]
 pub use backend::GemmaBackend;
+#[cfg(feature = "llama")]
+pub use cache_file::{CacheFault, CacheRepair};
 pub use format::PromptFormat;
 #[cfg(feature = "llama")]
 pub use handle::GemmaSession;

@@ -68,6 +68,14 @@ pub struct GemmaOptions {
     /// Where evaluated preambles are kept between processes (default: the user's cache
     /// directory).
     pub prefix_cache: PrefixCache,
+    /// Most bytes of evaluated prefixes (preambles, channels) a loaded model keeps in memory
+    /// for its next sessions; beyond it the least recently used are dropped (default
+    /// 256 MiB; a preamble of a few thousand tokens of the 270M holds some 15 MB).
+    pub prefix_memory_limit: usize,
+    /// Most bytes of prefix states and example vectors kept in the cache directory; beyond it
+    /// the least recently used entries are removed when a new one is written (default 1 GiB;
+    /// the reading model cut from the model's first blocks is kept apart from this).
+    pub prefix_cache_limit: u64,
     /// Whether a call that copies the request has the request's next tokens verified in one
     /// batch rather than written one evaluation each (default `true`; the call written is
     /// the same either way but for rounding in near-ties).
@@ -91,6 +99,8 @@ impl Default for GemmaOptions {
             value_hints: 8,
             preamble_examples: 2,
             prefix_cache: PrefixCache::default(),
+            prefix_memory_limit: 256 << 20,
+            prefix_cache_limit: 1 << 30,
             copy_drafts: true,
             reading_blocks: 8,
         }

@@ -24,7 +24,6 @@
 //! a user writes is never written to disk.
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -35,9 +34,13 @@ use llama_cpp_2::model::LlamaModel;
 use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::token::LlamaToken;
 
-use super::cache_file::{MAX_META, read_bounded, read_text};
+use super::cache_file::{
+    CacheFault, DirLock, MAX_META, present, read_bounded, read_text, remove, write_synced,
+};
 use super::gguf;
 use super::hash::Fnv64;
+use super::kept::{touch, trim_dir};
+use super::prefix::temporary_suffix;
 use super::shared::{LLAMA_CPP, Shared, model_key};
 use crate::session::LlmError;
 
@@ -118,11 +121,11 @@ impl Reader {
         };
         let wanted = missing(&found);
         if !declared.is_empty() && wanted.iter().any(|text| declared.contains(text)) {
-            let vectors = match reading.load_declared(declared) {
+            let vectors = match reading.load_declared(shared, declared) {
                 Some(vectors) => vectors,
                 None => {
                     let vectors = reading.read(shared, declared)?;
-                    reading.save_declared(declared, &vectors);
+                    reading.save_declared(shared, declared, &vectors);
                     vectors
                 }
             };
@@ -183,18 +186,30 @@ impl Reading {
         // model is then made for this process only, as with no cache directory.
         let cached = shared.options.prefix_cache.dir().and_then(|dir| {
             let paths = CachePaths::new(&dir, shared, blocks);
-            if !paths.valid() {
-                paths.remove();
-                if std::fs::create_dir_all(&dir).is_err() || cut(&paths.model).is_err() {
-                    paths.remove();
-                    return None;
+            // Under the directory's lock, so that two processes starting at once cut once
+            // and never record one's file with the other's identity.
+            let _lock = DirLock::exclusive(&dir);
+            if paths.valid() {
+                match load(&paths.model) {
+                    Ok(model) => return Some((model, paths)),
+                    Err(e) => shared
+                        .repairs
+                        .note(&paths.model, CacheFault::Unloadable(e.to_string())),
                 }
-                paths.record();
+            } else if present(&paths.model) || present(&paths.meta) {
+                shared.repairs.note(&paths.model, CacheFault::Mismatch);
             }
-            Some(paths)
+            paths.remove();
+            if std::fs::create_dir_all(&dir).is_err() || cut(&paths.model).is_err() {
+                paths.remove();
+                return None;
+            }
+            paths.record();
+            let model = load(&paths.model).ok()?;
+            Some((model, paths))
         });
         let (model, paths) = match cached {
-            Some(paths) => (load(&paths.model)?, Some(paths)),
+            Some((model, paths)) => (model, Some(paths)),
             None => {
                 // A file of this process's own, gone once mapped.
                 let path = std::env::temp_dir().join(format!(
@@ -285,29 +300,49 @@ impl Reading {
         Ok(out)
     }
 
-    /// The kept vectors of `declared`, if a valid file holds exactly that set.
-    fn load_declared(&self, declared: &[String]) -> Option<Vec<Arc<[f32]>>> {
+    /// The kept vectors of `declared`, if a valid file holds exactly that set, one vector of
+    /// the model's width per text; a file that is there but does not is removed and noted.
+    fn load_declared(&self, shared: &Shared, declared: &[String]) -> Option<Vec<Arc<[f32]>>> {
         let path = self.paths.as_ref()?.vectors(declared);
-        let max = 32 + (declared.len() as u64).saturating_mul(MAX_WIDTH as u64 * 4);
-        let bytes = read_bounded(&path, max)?;
-        let vectors = decode_vectors(&bytes, declared.len());
+        if !present(&path) {
+            return None;
+        }
+        let width = usize::try_from(self.model.n_embd()).unwrap_or(0);
+        let max = 32 + (declared.len() as u64).saturating_mul(width as u64 * 4);
+        let Some(bytes) = read_bounded(&path, max) else {
+            shared.repairs.note(&path, CacheFault::NotAFile);
+            remove(&path);
+            return None;
+        };
+        let vectors = decode_vectors(&bytes, declared.len())
+            .filter(|vectors| vectors.iter().all(|v| v.len() == width));
         if vectors.is_none() {
-            let _ = std::fs::remove_file(&path);
+            let reason = "not one finite vector of the model's width per text";
+            shared
+                .repairs
+                .note(&path, CacheFault::Damaged(reason.to_owned()));
+            remove(&path);
+        } else {
+            touch(&path);
         }
         vectors
     }
 
     /// Keeps the vectors of `declared` on disk; a cache that cannot be written costs time
     /// at the next start, never a failure.
-    fn save_declared(&self, declared: &[String], vectors: &[Arc<[f32]>]) {
+    fn save_declared(&self, shared: &Shared, declared: &[String], vectors: &[Arc<[f32]>]) {
         let Some(paths) = &self.paths else {
             return;
         };
         let path = paths.vectors(declared);
-        let temporary = path.with_extension(format!("tmp{}", std::process::id()));
-        let written = std::fs::File::create(&temporary)
-            .and_then(|mut file| file.write_all(&encode_vectors(vectors)))
-            .and_then(|()| std::fs::rename(&temporary, &path));
+        let temporary = PathBuf::from(format!("{}{}", path.display(), temporary_suffix()));
+        let written = write_synced(&temporary, &encode_vectors(vectors)).and_then(|()| {
+            let _lock = DirLock::exclusive(&paths.dir);
+            remove(&path);
+            std::fs::rename(&temporary, &path)?;
+            trim_dir(&paths.dir, shared.options.prefix_cache_limit, &path);
+            Ok(())
+        });
         if written.is_err() {
             let _ = std::fs::remove_file(&temporary);
         }
@@ -357,11 +392,15 @@ impl CachePaths {
         let Ok(identity) = model_key(&self.model) else {
             return;
         };
-        let temporary = self
-            .meta
-            .with_extension(format!("tmp{}", std::process::id()));
-        let written = std::fs::write(&temporary, format!("{}cut {identity}\n", self.source))
-            .and_then(|()| std::fs::rename(&temporary, &self.meta));
+        let temporary = PathBuf::from(format!("{}{}", self.meta.display(), temporary_suffix()));
+        let written = write_synced(
+            &temporary,
+            format!("{}cut {identity}\n", self.source).as_bytes(),
+        )
+        .and_then(|()| {
+            remove(&self.meta);
+            std::fs::rename(&temporary, &self.meta)
+        });
         if written.is_err() {
             let _ = std::fs::remove_file(&temporary);
         }
@@ -378,8 +417,8 @@ impl CachePaths {
     }
 
     fn remove(&self) {
-        let _ = std::fs::remove_file(&self.meta);
-        let _ = std::fs::remove_file(&self.model);
+        remove(&self.meta);
+        remove(&self.model);
     }
 }
 

@@ -9,11 +9,10 @@
 //! shared by every model; llama.cpp's and ggml's log output is routed to `tracing` at the same
 //! moment, which keeps stderr quiet unless the application installs a subscriber.
 
-use std::collections::HashMap;
 use std::io::{Read, Seek, SeekFrom};
 use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use llama_cpp_2::context::LlamaContext;
@@ -24,8 +23,10 @@ use llama_cpp_2::model::LlamaModel;
 use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::token::LlamaToken;
 
+use super::cache_file::{Repairs, sweep_temporaries};
 use super::format::{Piece, Prompt, PromptFormat, function_gemma};
 use super::hash::Fnv64;
+use super::kept::Kept;
 use super::options::GemmaOptions;
 use super::threads::Probe;
 use crate::session::LlmError;
@@ -46,7 +47,9 @@ pub(crate) struct Shared {
     pub(crate) model_key: String,
     tokens: OnceLock<TokenTable>,
     /// Evaluated prefixes (preambles, channels) by cache key.
-    pub(crate) prefixes: Mutex<HashMap<u64, Arc<SeqState>>>,
+    pub(crate) prefixes: Kept<SeqState>,
+    /// Cache files found unusable and made again, until the app takes them.
+    pub(crate) repairs: Repairs,
     /// What [`Threads::Auto`](super::Threads::Auto) decides from; its first look is taken
     /// as loading starts.
     pub(crate) probe: Probe,
@@ -66,6 +69,10 @@ impl Shared {
         let format = options.format.unwrap_or_else(|| detect_format(&model));
         let model_key =
             model_key(&path).map_err(|e| LlmError::Load(format!("{}: {e}", path.display())))?;
+        if let Some(dir) = options.prefix_cache.dir() {
+            sweep_temporaries(&dir);
+        }
+        let prefixes = Kept::new(options.prefix_memory_limit);
         Ok(Self {
             model,
             backend,
@@ -75,7 +82,8 @@ impl Shared {
             load_time,
             model_key,
             tokens: OnceLock::new(),
-            prefixes: Mutex::new(HashMap::new()),
+            prefixes,
+            repairs: Repairs::default(),
             probe,
         })
     }
