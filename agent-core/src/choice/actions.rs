@@ -8,6 +8,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use serde_json::Value;
 
+use super::verbs;
 use crate::registry::Registry;
 use crate::request::{self, Request, Said};
 
@@ -15,6 +16,8 @@ use crate::request::{self, Request, Said};
 #[derive(Debug, Clone, Default)]
 pub(super) struct Actions {
     cues: HashMap<String, Vec<String>>,
+    /// The words of the common actions (see `verbs.rs`) each tool alone of its app does.
+    verb_cues: HashMap<String, Vec<String>>,
 }
 
 impl Actions {
@@ -58,7 +61,14 @@ impl Actions {
                 })
                 .count()
         };
+        // The common actions each tool's name or label says, for the words people ask for
+        // them with (see `verbs.rs`).
+        let verbs_of: Vec<Vec<usize>> = registry
+            .tools()
+            .map(|tool| verbs::of_tool(tool.name(), &stems_of(tool.label())))
+            .collect();
         let mut cues = HashMap::new();
+        let mut verb_cues = HashMap::new();
         for (i, (tool, own)) in declared.iter().enumerate() {
             let elsewhere = |stem: &String, in_examples: bool| {
                 declared.iter().enumerate().any(|(j, (_, theirs))| {
@@ -80,6 +90,22 @@ impl Actions {
                     tool_cues.push(stem.clone());
                 }
             }
+            // An action's words, where this tool alone does it.
+            let mut words: Vec<String> = Vec::new();
+            for verb in &verbs_of[i] {
+                if verbs_of.iter().filter(|verbs| verbs.contains(verb)).count() > 1 {
+                    continue;
+                }
+                for ask in verbs::VERBS[*verb].asks {
+                    let ask = (*ask).to_owned();
+                    if !values.contains(&ask) && !elsewhere(&ask, true) {
+                        words.extend(request::spellings(&ask));
+                    }
+                }
+            }
+            words.sort_unstable();
+            words.dedup();
+            verb_cues.insert(tool.clone(), words);
             let mut tool_cues: Vec<String> = tool_cues
                 .iter()
                 .flat_map(|cue| request::spellings(cue))
@@ -88,7 +114,7 @@ impl Actions {
             tool_cues.dedup();
             cues.insert(tool.clone(), tool_cues);
         }
-        Self { cues }
+        Self { cues, verb_cues }
     }
 
     /// Whether `word` (a stem or one of its [spellings](request::spellings)) is a cue of
@@ -110,6 +136,34 @@ impl Actions {
     /// `Request::said_as_word`).
     pub(super) fn said_as_word(&self, tool: &str, request: &Request) -> Said {
         self.said_by(tool, |cue| request.said_as_word(cue))
+    }
+
+    /// The tool the request asks for above all by the words of a common action (see
+    /// `verbs.rs`; a label's nouns — "마감" of "마감일 변경" — are no ask): of the tools
+    /// whose action words stand in it un-negated as words, the one asked for last in a Korean
+    /// message (its main verb ends it: "적어둔 거 찾아봐" asks to find) and first in another
+    /// (an imperative opens it: "get rid of the dentist one, it's done"). `None` when no
+    /// such word is asked.
+    pub(super) fn main_ask(&self, request: &Request) -> Option<&str> {
+        let korean = request.is_korean();
+        let mut found: Option<(&str, usize)> = None;
+        for (tool, cues) in &self.verb_cues {
+            for cue in cues {
+                for at in request.asked_at(cue) {
+                    let better = found.is_none_or(|(best, best_at)| {
+                        if korean {
+                            at > best_at || (at == best_at && tool.as_str() < best)
+                        } else {
+                            at < best_at || (at == best_at && tool.as_str() < best)
+                        }
+                    });
+                    if better {
+                        found = Some((tool, at));
+                    }
+                }
+            }
+        }
+        found.map(|(tool, _)| tool)
     }
 
     fn said_by(&self, tool: &str, said_of: impl Fn(&str) -> Said) -> Said {
@@ -225,5 +279,45 @@ mod tests {
         assert_eq!(said("지워 말고 둬"), Said::Refused);
         assert_eq!(said("don't delete it"), Said::Refused);
         assert_eq!(said("할 일 뭐 있어?"), Said::Nothing, "할 is every tool's");
+    }
+
+    #[test]
+    fn the_main_ask_is_a_common_actions_word_last_in_korean_and_first_in_english() {
+        let registry = Registry::builder()
+            .definition(tool("add_task", "할 일 추가", &["우유 사기 추가해줘"]))
+            .definition(tool("search_tasks", "할 일 검색", &["우유 찾아줘"]))
+            .definition(tool("delete_task", "할 일 삭제", &["우유 할 일 삭제해줘"]))
+            .definition(tool("change_due_date", "마감일 변경", &["마감 바꿔줘"]))
+            .build()
+            .expect("registry");
+        let actions = Actions::of(&registry);
+        let main = |text: &str| actions.main_ask(&Request::new(text));
+        assert_eq!(
+            main("낼까지 택배 반품 접수하는 거 적어놔줘"),
+            Some("add_task")
+        );
+        assert_eq!(main("세탁소 얘기 적어둔 거 찾아봐"), Some("search_tasks"));
+        assert_eq!(
+            main("세탁소 코트는 목록에서 아예 없애버려"),
+            Some("delete_task")
+        );
+        assert_eq!(
+            main("Get rid of the dentist one, it's done anyway"),
+            Some("delete_task")
+        );
+        assert_eq!(main("Put 'renew passport' on my list"), Some("add_task"));
+        assert_eq!(main("마감 언제였지?"), None, "a label's noun is no ask");
+        assert_eq!(main("지우지는 말고 그냥 둬"), None, "negated");
+    }
+
+    #[test]
+    fn an_action_two_tools_do_is_no_ones_ask() {
+        let registry = Registry::builder()
+            .definition(tool("add_task", "할 일 추가", &[]))
+            .definition(tool("add_note", "메모 추가", &[]))
+            .build()
+            .expect("registry");
+        let actions = Actions::of(&registry);
+        assert_eq!(actions.main_ask(&Request::new("우유 사기 적어줘")), None);
     }
 }

@@ -362,6 +362,7 @@ impl Chooser {
             .unwrap_or(weighed.plan);
         let plan = self.asked_for(plan, &weighed.scores, sureness, &request);
         let plan = self.doable(plan, &request);
+        let plan = self.asked_by_words(plan, sureness, &request, &current, tools);
         let mut decision = self.decision(plan, ranked, weighed.channel_scores);
         decision.reading_scores = weighed.reading_scores;
         let decision = self.repeat_for_values(decision, &request, &current, tools);
@@ -773,6 +774,64 @@ impl Chooser {
                     _ => None,
                 }
             })
+    }
+
+    /// The tool the request's words ask for ([`Actions::main_ask`]) where the evidence
+    /// chose no tool, or one step whose action the request does not say and the model's
+    /// reading is not sure of (below [`SURE_PLAN`]): "낼까지 택배 반품 접수하는 거
+    /// 적어놔줘" asks to add, whatever the nearest examples are. Not where the message asks
+    /// *about* its action (how, why, what if — `Request::asks_about`), nor where it asks
+    /// for an action no tool does; a plan of two steps is the evidence's own. A destructive
+    /// tool is taken this way only where the request also names a value of each of its
+    /// required parameters that has a provider: "바꿔" alone does not ask to change a due
+    /// date when no day is named.
+    fn asked_by_words(
+        &self,
+        plan: Plan,
+        sureness: &[(Plan, f32)],
+        request: &Request,
+        values: &ValueSets,
+        tools: &Dispatcher,
+    ) -> Plan {
+        if plan.len() > 1 || request.asks_about() {
+            return plan;
+        }
+        let Some(asked) = self.actions.main_ask(request) else {
+            return plan;
+        };
+        if self
+            .unsupported
+            .iter()
+            .any(|word| request.said(word) == Said::Asked)
+        {
+            return plan;
+        }
+        let swap = match plan.first() {
+            None => true,
+            Some(step) if step == asked => false,
+            Some(step) => {
+                let max = sureness
+                    .iter()
+                    .map(|(_, s)| *s)
+                    .fold(f32::NEG_INFINITY, f32::max);
+                let total: f32 = sureness.iter().map(|(_, s)| (s - max).exp()).sum();
+                let sure = sureness
+                    .iter()
+                    .filter(|(p, _)| p == &plan)
+                    .map(|(_, s)| (s - max).exp() / total)
+                    .sum::<f32>();
+                self.actions.said(step, request) != Said::Asked && sure < SURE_PLAN
+            }
+        };
+        let named = !self.destructive.iter().any(|d| d == asked)
+            || tools.get(asked).is_some_and(|definition| {
+                request::names_every_required(definition, values.get(asked), request)
+            });
+        if swap && named {
+            vec![asked.to_owned()]
+        } else {
+            plan
+        }
     }
 
     /// No tool where the request asks for an action no tool of the app does ("삭제해줘" to a

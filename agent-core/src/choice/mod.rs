@@ -31,7 +31,12 @@
 //! (greetings, general questions, asks for actions apps often lack), weighed so that a
 //! hundred of them never outweigh a tool's three examples; a request for an action no tool
 //! of the app does ("지워줘" where nothing deletes) gets words, and so does one that says not
-//! to do a tool's action ("기록은 하지 마"). A destructive step is planned only when the
+//! to do a tool's action ("기록은 하지 마"). The words of the actions most apps' tools do
+//! — add, find, list, complete, delete, change, cancel, set (`verbs.rs`) — ask for the one
+//! tool of an app that does each, by its name or label: where the evidence chose no tool, or
+//! an unsure one the request does not name, a request whose main verb is such a word ("…
+//! 적어놔줘", "get rid of …") gets that tool, unless it asks *about* the action ("어떻게",
+//! "just wondering"). A destructive step is planned only when the
 //! request asks for that tool's action (its cues: the words of its label, name and examples
 //! no other tool uses) or, in an app with few examples per tool, when the evidence for it is
 //! strong; such an app also has its channels scored beside the reading.
@@ -65,6 +70,7 @@
 //! | `combine.rs` | evidence → plan: the weighing, composition from parts and sentences |
 //! | `values.rs` | the values a step may take, the arguments it must write |
 //! | `actions.rs` | whether a request asks for a tool's action (a destructive one's above all) |
+//! | `verbs.rs` | the actions most apps' tools do, and the words people ask for them with |
 //! | `arguments.rs` | a model's call tidied before confirmation |
 //! | `channels.rs` | the channels a session scores under |
 //! | `training.rs` | what the stage learns from a registry |
@@ -90,6 +96,7 @@ mod training;
 mod tuning;
 mod turn;
 mod values;
+mod verbs;
 
 pub use background::Background;
 pub use channels::channels;

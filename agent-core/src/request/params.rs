@@ -148,6 +148,21 @@ pub(crate) fn asks_nothing(
         })
 }
 
+/// Whether the request names a value of every required parameter of `tool` that has a value
+/// provider (judged from this turn's `params`): "3번 제목을 바꿔줘" names a task but no day,
+/// so it is no request to change a task's due date, however much "바꿔" reads like one.
+pub(crate) fn names_every_required(
+    tool: &ToolDefinition,
+    params: Option<&Params>,
+    request: &Request,
+) -> bool {
+    tool.required_parameters().iter().all(|name| {
+        params
+            .and_then(|params| params.get(*name))
+            .is_none_or(|choices| mentioned(request, choices).contains(&true))
+    })
+}
+
 /// The optional free-text parameters of `tool` that the request labels — by the parameter's
 /// name or a word of its description, followed by a colon ("메모: 20쪽 읽음" labels a `note`
 /// described as "짧은 메모(선택)") or by a quoted text after at most a particle ("메모로 '비

@@ -59,6 +59,29 @@ impl Request {
 
     fn said_where(&self, cue: &str, word_start: bool) -> Said {
         let mut said = Said::Nothing;
+        for (_, negated) in self.occurrences(cue, word_start) {
+            if !negated {
+                return Said::Asked;
+            }
+            said = Said::Refused;
+        }
+        said
+    }
+
+    /// Where `cue` stands un-negated in the message, as a word's start (see
+    /// [`said_as_word`](Self::said_as_word)): the byte offsets, first to last.
+    pub(crate) fn asked_at(&self, cue: &str) -> Vec<usize> {
+        self.occurrences(cue, true)
+            .into_iter()
+            .filter(|(_, negated)| !negated)
+            .map(|(at, _)| at)
+            .collect()
+    }
+
+    /// Each place `cue` stands in the lower-cased message (starting a word where
+    /// `word_start`), and whether it is negated there.
+    fn occurrences(&self, cue: &str, word_start: bool) -> Vec<(usize, bool)> {
+        let mut out = Vec::new();
         for (at, _) in self.lower.match_indices(cue) {
             if word_start
                 && self.lower[..at]
@@ -86,12 +109,53 @@ impl Request {
             };
             let negated = KOREAN_NEGATIONS.iter().any(|n| after.contains(n))
                 || ENGLISH_NEGATIONS.iter().any(|n| before.ends_with(n));
-            if !negated {
-                return Said::Asked;
-            }
-            said = Said::Refused;
+            out.push((at, negated));
         }
-        said
+        out
+    }
+
+    /// Whether the message asks *about* something rather than for it to be done: how it is
+    /// done, why, what would happen if, whether it is better — or says it is only asking, or
+    /// not trying to have it done ("할 일 추가할 때 우선순위는 어떻게 정해?", "how do I delete
+    /// a task?", "만약 지우면 되돌릴 수 있어?", "just wondering", "끝냈다고 체크하려는 건
+    /// 아니고"). The action words in such a message are its topic.
+    pub(crate) fn asks_about(&self) -> bool {
+        const MARKS: [&str; 25] = [
+            "어떻게",
+            "방법",
+            "설명",
+            "만약",
+            "왜 ",
+            "궁금",
+            "물어보",
+            "려는 건 아니",
+            "려는 게 아니",
+            "려는게 아니",
+            "how do",
+            "how to",
+            "how does",
+            "how can",
+            "how should",
+            "why",
+            "explain",
+            "what if",
+            "what happens",
+            "wondering",
+            "just asking",
+            "is it better",
+            "should i",
+            "not asking",
+            "not trying",
+        ];
+        MARKS.iter().any(|mark| self.lower.contains(mark))
+    }
+
+    /// Whether the message is written in Korean (has a Hangul syllable): its main verb comes
+    /// last, where an English request's imperative comes first.
+    pub(crate) fn is_korean(&self) -> bool {
+        self.lower
+            .chars()
+            .any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c))
     }
 
     /// The places the message splits between two clauses: between sentences, and after a
@@ -155,7 +219,18 @@ const NEGATION_REACH: usize = 8;
 
 /// What follows a Korean verb or noun to negate it, spaces removed ("지우지는 말고", "기록은
 /// 하지 마", "추가 말고", "추가는 안 할래").
-const KOREAN_NEGATIONS: [&str; 8] = ["말고", "지마", "지말", "않", "말아", "안할", "안해", "안하"];
+const KOREAN_NEGATIONS: [&str; 10] = [
+    "말고",
+    "지마",
+    "지말",
+    "않",
+    "말아",
+    "안할",
+    "안해",
+    "안하",
+    "건아니",
+    "게아니",
+];
 
 /// What precedes an English verb to negate it.
 const ENGLISH_NEGATIONS: [&str; 6] = ["don't ", "do not ", "not ", "no ", "never ", "dont "];
@@ -227,6 +302,35 @@ pub(crate) fn splits(text: &str, min_words: usize) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_that_asks_about_an_action_is_told_from_one_that_asks_for_it() {
+        for about in [
+            "할일 추가할 때 우선순위는 어떻게 정하는 게 좋아?",
+            "How do I delete a task?",
+            "만약 지우면 되돌릴 수 있어?",
+            "보고서 끝냈다고 체크하려는 건 아니고, 뭘 쓰면 돼?",
+            "Don't add anything, I'm just wondering",
+        ] {
+            assert!(Request::new(about).asks_about(), "{about}");
+        }
+        for asking in [
+            "우유 사기 추가해줘",
+            "Delete the dentist task",
+            "3번 끝냈어",
+        ] {
+            assert!(!Request::new(asking).asks_about(), "{asking}");
+        }
+    }
+
+    #[test]
+    fn an_action_is_asked_where_it_stands_unnegated_at_a_words_start() {
+        let request = Request::new("지우지 말고 적어둔 거 찾아봐");
+        assert!(request.asked_at("지우").is_empty(), "negated");
+        assert_eq!(request.asked_at("찾아").len(), 1);
+        assert!(request.is_korean());
+        assert!(!Request::new("find the milk task").is_korean());
+    }
 
     #[test]
     fn a_request_is_lower_cased_once() {
