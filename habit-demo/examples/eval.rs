@@ -17,9 +17,9 @@
 //! multi-turn conversations judged turn by turn, see `examples/eval/conversations.schema.md`), two apps declared from the README by a
 //! newcomer are measured the same way:
 //! `--domain todo` (a to-do list) and `--domain expense` (an expense book), six tools each, three
-//! of them destructive (`examples/eval/domains/`), splits `dev`, `heldout`, `fresh-dev` and
-//! `fresh2-heldout` (each written later by someone who had read only the tools' declarations;
-//! the first of the two has been looked at and is tuned on like dev), with
+//! of them destructive (`examples/eval/domains/`), splits `dev`, `heldout`, `fresh-dev`,
+//! `fresh2-dev` and `fresh3-heldout` (each written later by someone who had read only the
+//! tools' declarations; the first two have been looked at and are tuned on like dev), with
 //! `--examples N` of each tool's eight declared examples (default 3; 0 leaves the tools with
 //! their declarations alone). A held-out split (any whose name ends in `heldout`) prints its
 //! figures only, never its cases.
@@ -1109,10 +1109,25 @@ const SPLITS: [(&str, &[&str]); 3] = [
             "conversations-fresh-heldout",
         ],
     ),
-    ("todo", &["dev", "heldout", "fresh-dev", "fresh2-heldout"]),
+    (
+        "todo",
+        &[
+            "dev",
+            "heldout",
+            "fresh-dev",
+            "fresh2-dev",
+            "fresh3-heldout",
+        ],
+    ),
     (
         "expense",
-        &["dev", "heldout", "fresh-dev", "fresh2-heldout"],
+        &[
+            "dev",
+            "heldout",
+            "fresh-dev",
+            "fresh2-dev",
+            "fresh3-heldout",
+        ],
     ),
 ];
 

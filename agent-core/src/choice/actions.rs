@@ -142,14 +142,16 @@ impl Actions {
     /// `verbs.rs`; a label's nouns — "마감" of "마감일 변경" — are no ask): of the tools
     /// whose action words stand in it un-negated as words, the one asked for last in a Korean
     /// message (its main verb ends it: "적어둔 거 찾아봐" asks to find) and first in another
-    /// (an imperative opens it: "get rid of the dentist one, it's done"). `None` when no
-    /// such word is asked.
+    /// (an imperative opens it: "get rid of the dentist one, it's done"); a word that names a
+    /// thing by what was done to it ("적어둔 거") asks for nothing. `None` when no such word
+    /// is asked.
     pub(super) fn main_ask(&self, request: &Request) -> Option<&str> {
         let korean = request.is_korean();
         let mut found: Option<(&str, usize)> = None;
         for (tool, cues) in &self.verb_cues {
             for cue in cues {
-                for at in request.asked_at(cue) {
+                let asked = request.asked_at(cue);
+                for at in asked.into_iter().filter(|at| !request.modifies_next(*at)) {
                     let better = found.is_none_or(|(best, best_at)| {
                         if korean {
                             at > best_at || (at == best_at && tool.as_str() < best)
@@ -308,6 +310,11 @@ mod tests {
         assert_eq!(main("Put 'renew passport' on my list"), Some("add_task"));
         assert_eq!(main("마감 언제였지?"), None, "a label's noun is no ask");
         assert_eq!(main("지우지는 말고 그냥 둬"), None, "negated");
+        assert_eq!(
+            main("코트 얘기 적어둔 거 어딨더라"),
+            None,
+            "a thing named by a verb"
+        );
     }
 
     #[test]

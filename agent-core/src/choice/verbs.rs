@@ -37,7 +37,8 @@ pub(super) const VERBS: &[Verb] = &[
     },
     Verb {
         names: &["list", "browse"],
-        asks: &["목록", "보여", "리스트", "list", "show", "view"],
+        // "목록"/"list" is as often the place ("목록에 넣어줘", "on my list") as the ask.
+        asks: &["보여", "show", "view"],
     },
     Verb {
         names: &[

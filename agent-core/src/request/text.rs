@@ -150,6 +150,20 @@ impl Request {
         MARKS.iter().any(|mark| self.lower.contains(mark))
     }
 
+    /// Whether the word at byte offset `at` modifies the next one rather than being a verb of
+    /// its own: a Korean word followed by "거", "것", "건" or "걸" ("적어둔 거", "끝난 것")
+    /// names a thing by what was done to it.
+    pub(crate) fn modifies_next(&self, at: usize) -> bool {
+        let Some(rest) = self.lower.get(at..) else {
+            return false;
+        };
+        let mut words = rest.split_whitespace();
+        words.next();
+        words
+            .next()
+            .is_some_and(|next| ["거", "것", "건", "걸"].iter().any(|n| next.starts_with(n)))
+    }
+
     /// Whether the message is written in Korean (has a Hangul syllable): its main verb comes
     /// last, where an English request's imperative comes first.
     pub(crate) fn is_korean(&self) -> bool {
