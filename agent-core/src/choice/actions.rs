@@ -143,15 +143,18 @@ impl Actions {
     /// whose action words stand in it un-negated as words, the one asked for last in a Korean
     /// message (its main verb ends it: "적어둔 거 찾아봐" asks to find) and first in another
     /// (an imperative opens it: "get rid of the dentist one, it's done"); a word that names a
-    /// thing by what was done to it ("적어둔 거") asks for nothing. `None` when no such word
-    /// is asked.
+    /// thing by what was done to it ("적어둔 거"), or leads to the next clause ("보여주고"),
+    /// is not the main verb. `None` when no such word is asked.
     pub(super) fn main_ask(&self, request: &Request) -> Option<&str> {
         let korean = request.is_korean();
         let mut found: Option<(&str, usize)> = None;
         for (tool, cues) in &self.verb_cues {
             for cue in cues {
                 let asked = request.asked_at(cue);
-                for at in asked.into_iter().filter(|at| !request.modifies_next(*at)) {
+                let main_verb = |at: &usize| {
+                    !(request.modifies_next(*at) || (korean && request.joins_next(*at)))
+                };
+                for at in asked.into_iter().filter(main_verb) {
                     let better = found.is_none_or(|(best, best_at)| {
                         if korean {
                             at > best_at || (at == best_at && tool.as_str() < best)

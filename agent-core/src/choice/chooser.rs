@@ -713,16 +713,7 @@ impl Chooser {
             if sureness.is_empty() {
                 return 1.0;
             }
-            let max = sureness
-                .iter()
-                .map(|(_, s)| *s)
-                .fold(f32::NEG_INFINITY, f32::max);
-            let total: f32 = sureness.iter().map(|(_, s)| (s - max).exp()).sum();
-            sureness
-                .iter()
-                .filter(|(p, _)| p.contains(step))
-                .map(|(_, s)| (s - max).exp() / total)
-                .sum()
+            probability_of(sureness, |p| p.contains(step))
         };
         let asked = |plan: &Plan| {
             plan.iter()
@@ -810,17 +801,8 @@ impl Chooser {
             None => true,
             Some(step) if step == asked => false,
             Some(step) => {
-                let max = sureness
-                    .iter()
-                    .map(|(_, s)| *s)
-                    .fold(f32::NEG_INFINITY, f32::max);
-                let total: f32 = sureness.iter().map(|(_, s)| (s - max).exp()).sum();
-                let sure = sureness
-                    .iter()
-                    .filter(|(p, _)| p == &plan)
-                    .map(|(_, s)| (s - max).exp() / total)
-                    .sum::<f32>();
-                self.actions.said(step, request) != Said::Asked && sure < SURE_PLAN
+                self.actions.said(step, request) != Said::Asked
+                    && probability_of(sureness, |p| *p == plan) < SURE_PLAN
             }
         };
         let named = !self.destructive.iter().any(|d| d == asked)
@@ -908,4 +890,19 @@ impl Chooser {
             decision
         }
     }
+}
+
+/// The probability, under `scores` (log-scores of plans, normalised here), of the plans
+/// `which` picks; 0 with no scores.
+fn probability_of(scores: &[(Plan, f32)], which: impl Fn(&Plan) -> bool) -> f32 {
+    let max = scores
+        .iter()
+        .map(|(_, s)| *s)
+        .fold(f32::NEG_INFINITY, f32::max);
+    let total: f32 = scores.iter().map(|(_, s)| (s - max).exp()).sum();
+    scores
+        .iter()
+        .filter(|(plan, _)| which(plan))
+        .map(|(_, s)| (s - max).exp() / total)
+        .sum()
 }

@@ -164,6 +164,19 @@ impl Request {
             .is_some_and(|next| ["거", "것", "건", "걸"].iter().any(|n| next.starts_with(n)))
     }
 
+    /// Whether the word at byte offset `at` ends in a Korean connective ("보여주고",
+    /// "적어두고,", "갔다가", "했는데"): a clause that leads to the next, whose own verb is the
+    /// sentence's main one.
+    pub(crate) fn joins_next(&self, at: usize) -> bool {
+        const CONNECTIVES: [&str; 6] = ["고", "서", "며", "다가", "는데", "지만"];
+        let Some(rest) = self.lower.get(at..) else {
+            return false;
+        };
+        let word = rest.split_whitespace().next().unwrap_or_default();
+        let word = word.trim_end_matches(|c: char| !c.is_alphanumeric());
+        CONNECTIVES.iter().any(|c| word.ends_with(c))
+    }
+
     /// Whether the message is written in Korean (has a Hangul syllable): its main verb comes
     /// last, where an English request's imperative comes first.
     pub(crate) fn is_korean(&self) -> bool {

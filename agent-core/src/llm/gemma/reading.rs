@@ -197,7 +197,13 @@ impl Reading {
                         .note(&paths.model, CacheFault::Unloadable(e.to_string())),
                 }
             } else if present(&paths.model) || present(&paths.meta) {
-                shared.repairs.note(&paths.model, CacheFault::Mismatch);
+                let regular = std::fs::metadata(&paths.model).is_ok_and(|m| m.is_file());
+                let fault = if regular || !present(&paths.model) {
+                    CacheFault::Mismatch
+                } else {
+                    CacheFault::NotAFile
+                };
+                shared.repairs.note(&paths.model, fault);
             }
             paths.remove();
             if std::fs::create_dir_all(&dir).is_err() || cut(&paths.model).is_err() {
