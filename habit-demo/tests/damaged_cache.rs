@@ -18,25 +18,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use agent_core::llm::gemma::GemmaBackend;
 use support::{Output, Sandbox};
 
 /// The line a start prints for each cache file it made again.
 const REPAIRED: &str = "⚠ 캐시 파일을 다시 만들었습니다";
-
-fn model_path() -> Option<PathBuf> {
-    let path = GemmaBackend::default_model_path();
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "no model at {}: CI must run scripts/fetch-model.sh (or set GEMMA_MODEL) first",
-        path.display()
-    );
-    eprintln!("skipping: no model at {}", path.display());
-    None
-}
 
 /// The cache's files, found by what they are.
 struct Files {
@@ -154,7 +139,9 @@ fn cut_to(path: &Path, len: u64) {
 
 #[test]
 fn every_kind_of_damaged_cache_file_is_made_again_in_seconds_and_changes_no_choice() {
-    let Some(model) = model_path() else { return };
+    let Some(model) = support::model_path() else {
+        return;
+    };
     let sandbox = Sandbox::new();
     let files = Files {
         dir: sandbox.path("cache").join("agent-rs").join("prefix"),
@@ -437,11 +424,7 @@ fn every_kind_of_damaged_cache_file_is_made_again_in_seconds_and_changes_no_choi
     let child = spawn();
     std::thread::sleep(Duration::from_millis(2500));
     let pressed = Instant::now();
-    let status = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill");
-    assert!(status.success());
+    support::interrupt(child.id());
     let out = support::wait(child, Duration::from_secs(30));
     assert!(
         pressed.elapsed() < Duration::from_secs(5),

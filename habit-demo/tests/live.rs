@@ -9,32 +9,15 @@
 
 mod support;
 
-use std::path::PathBuf;
 use std::time::Duration;
 
-use agent_core::llm::gemma::GemmaBackend;
 use support::Sandbox;
-
-fn model_path() -> Option<PathBuf> {
-    let path = GemmaBackend::default_model_path();
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "no model at {}: CI must run scripts/fetch-model.sh (or set GEMMA_MODEL) first",
-        path.display()
-    );
-    eprintln!(
-        "skipping live test: no model at {} (run scripts/fetch-model.sh)",
-        path.display()
-    );
-    None
-}
 
 #[test]
 fn the_real_model_answers_through_piped_stdin() {
-    let Some(model) = model_path() else { return };
+    let Some(model) = support::model_path() else {
+        return;
+    };
     let sandbox = Sandbox::new();
     let mut command = sandbox.command();
     command
@@ -76,7 +59,9 @@ fn the_real_model_answers_through_piped_stdin() {
 
 #[test]
 fn prepare_does_a_models_first_start_work_once_and_later_runs_restore_it() {
-    let Some(model) = model_path() else { return };
+    let Some(model) = support::model_path() else {
+        return;
+    };
     let sandbox = Sandbox::new();
     let prepare = || {
         let mut command = sandbox.command();

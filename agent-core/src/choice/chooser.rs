@@ -790,11 +790,7 @@ impl Chooser {
         let Some(asked) = self.actions.main_ask(request) else {
             return plan;
         };
-        if self
-            .unsupported
-            .iter()
-            .any(|word| request.said(word) == Said::Asked)
-        {
+        if self.asks_unsupported(request) {
             return plan;
         }
         let swap = match plan.first() {
@@ -816,15 +812,20 @@ impl Chooser {
         }
     }
 
+    /// Whether the request asks, un-negated, for an action no tool of the app does (a word of
+    /// the background's unsupported actions).
+    fn asks_unsupported(&self, request: &Request) -> bool {
+        self.unsupported
+            .iter()
+            .any(|word| request.said(word) == Said::Asked)
+    }
+
     /// No tool where the request asks for an action no tool of the app does ("삭제해줘" to a
     /// coach that deletes nothing: a word of the background's unsupported actions, not
     /// negated) and says nothing of the action of any tool `plan` calls: the nearest tool to
     /// a request for something the app cannot do is not what the person asked for.
     fn doable(&self, plan: Plan, request: &Request) -> Plan {
-        let unsupported = self
-            .unsupported
-            .iter()
-            .any(|word| request.said(word) == Said::Asked);
+        let unsupported = self.asks_unsupported(request);
         let planned_action = plan
             .iter()
             .any(|step| self.actions.said(step, request) == Said::Asked);

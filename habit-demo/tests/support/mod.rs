@@ -14,6 +14,35 @@ use std::time::{Duration, Instant};
 use habit_tools::{Coach, Store};
 use serde_json::Value;
 
+/// The real model for the live tests (`$GEMMA_MODEL`, else the cache of
+/// `scripts/fetch-model.sh`); `None`, with a message, when it is missing — except under
+/// `CI=true`, where a missing model fails the test so CI cannot pass without running it.
+pub fn model_path() -> Option<PathBuf> {
+    let path = agent_core::llm::gemma::GemmaBackend::default_model_path();
+    if path.exists() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "no model at {}: CI must run scripts/fetch-model.sh (or set GEMMA_MODEL) first",
+        path.display()
+    );
+    eprintln!(
+        "skipping live test: no model at {} (run scripts/fetch-model.sh)",
+        path.display()
+    );
+    None
+}
+
+/// Sends Ctrl-C (SIGINT) to the process `pid`.
+pub fn interrupt(pid: u32) {
+    let status = Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+}
+
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_habit-demo");
 
@@ -256,11 +285,7 @@ impl Running {
 
     /// Ctrl-C: SIGINT to the child, as the terminal sends it.
     pub fn interrupt(&self) {
-        let status = Command::new("kill")
-            .args(["-INT", &self.child.id().to_string()])
-            .status()
-            .expect("kill");
-        assert!(status.success());
+        interrupt(self.child.id());
     }
 
     /// Ends the input and waits for the goodbye and a clean exit; returns all of stdout.
