@@ -70,7 +70,7 @@ pub struct GemmaOptions {
     pub prefix_cache: PrefixCache,
     /// Most bytes of evaluated prefixes (preambles, channels) a loaded model keeps in memory
     /// for its next sessions; beyond it the least recently used are dropped (default
-    /// 256 MiB; a preamble of a few thousand tokens of the 270M holds some 15 MB).
+    /// 256 MiB; a preamble's state grows with its tokens and the model's size).
     pub prefix_memory_limit: usize,
     /// Most bytes of prefix states and example vectors kept in the cache directory; beyond it
     /// the least recently used entries are removed when a new one is written (default 1 GiB;
