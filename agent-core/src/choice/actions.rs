@@ -18,6 +18,9 @@ pub(super) struct Actions {
     cues: HashMap<String, Vec<String>>,
     /// The words of the common actions (see `verbs.rs`) each tool alone of its app does.
     verb_cues: HashMap<String, Vec<String>>,
+    /// The tools whose name or label says an action done to something that exists
+    /// (completing, deleting, changing, cancelling one).
+    on_what_exists: BTreeSet<String>,
 }
 
 impl Actions {
@@ -67,6 +70,12 @@ impl Actions {
             .tools()
             .map(|tool| verbs::of_tool(tool.name(), &stems_of(tool.label())))
             .collect();
+        let on_what_exists = declared
+            .iter()
+            .zip(&verbs_of)
+            .filter(|(_, verbs)| verbs.iter().any(|v| verbs::VERBS[*v].on_what_exists))
+            .map(|((tool, _), _)| tool.clone())
+            .collect();
         let mut cues = HashMap::new();
         let mut verb_cues = HashMap::new();
         for (i, (tool, own)) in declared.iter().enumerate() {
@@ -114,7 +123,17 @@ impl Actions {
             tool_cues.dedup();
             cues.insert(tool.clone(), tool_cues);
         }
-        Self { cues, verb_cues }
+        Self {
+            cues,
+            verb_cues,
+            on_what_exists,
+        }
+    }
+
+    /// Whether `tool`'s name or label says an action done to something that exists
+    /// ("complete_task", "할 일 삭제", "마감일 변경"): a request for it names what.
+    pub(super) fn acts_on_what_exists(&self, tool: &str) -> bool {
+        self.on_what_exists.contains(tool)
     }
 
     /// Whether `word` (a stem or one of its [spellings](request::spellings)) is a cue of

@@ -150,8 +150,7 @@ impl Chooser {
     }
 
     /// Sets how sure the evidence must be for a destructive step the request does not name
-    /// the action of (0: as sure as for any other step, the default for an app with many
-    /// examples per tool; 0.3 for one with few).
+    /// the action of (0: as sure as for any other step; default 0.5).
     #[must_use]
     pub fn with_destructive_confidence(mut self, probability: f32) -> Self {
         self.tuning.destructive_confidence = probability.clamp(0.0, 1.0);
@@ -360,7 +359,7 @@ impl Chooser {
         let plan = self
             .composed_by_cues(&weighed.plan, &request)
             .unwrap_or(weighed.plan);
-        let plan = self.asked_for(plan, &weighed.scores, sureness, &request);
+        let plan = self.asked_for(plan, &weighed.scores, sureness, &request, (&current, tools));
         let plan = self.doable(plan, &request);
         let plan = self.asked_by_words(plan, sureness, &request, &current, tools);
         let mut decision = self.decision(plan, ranked, weighed.channel_scores);
@@ -692,21 +691,24 @@ impl Chooser {
     }
 
     /// `plan`, if the request asks for each destructive step of it, or the likeliest plan of
-    /// `scores` that it does ask for (none at all failing that): a destructive tool is planned
-    /// only where the request says its action (one of its [cues](Actions)) and does not say
-    /// not to, or the evidence for the step is strong (the probability by `sureness` — the
-    /// model's reading where it read the request, the combined scores otherwise — of the
-    /// plans with that step at least the tuning's destructive confidence, see
-    /// [`with_destructive_confidence`](Self::with_destructive_confidence)) and the request does
-    /// not say not to. The nearest tool to
-    /// a request for something the app cannot do is often one that writes; a person should
-    /// not be asked to confirm an action they never asked for.
+    /// `scores` that it does ask for (none at all failing that). A destructive step stands
+    /// only where the request says its action (one of its [cues](Actions)), or the evidence
+    /// for it is strong (the probability by `sureness` — the model's reading where it read
+    /// the request, the combined scores otherwise — of the plans with that step at least the
+    /// tuning's destructive confidence, see
+    /// [`with_destructive_confidence`](Self::with_destructive_confidence)); and never where
+    /// the request says not to, where it asks *about* an action rather than for it
+    /// (`Request::asks_about`), or — for a first step that completes, deletes, changes or
+    /// cancels something — where it leaves a required parameter with a provider unnamed.
+    /// The nearest tool to a request for something the app cannot do is often one that
+    /// writes; a person should not be asked to confirm an action they never asked for.
     fn asked_for(
         &self,
         plan: Plan,
         scores: &[(Plan, f32)],
         sureness: &[(Plan, f32)],
         request: &Request,
+        (values, tools): (&ValueSets, &Dispatcher),
     ) -> Plan {
         // The probability that the request asks for `step` at all: that of every plan with it.
         let probability = |step: &String| -> f32 {
@@ -715,13 +717,32 @@ impl Chooser {
             }
             probability_of(sureness, |p| p.contains(step))
         };
+        // A message that asks about an action ("미루는 버릇 어떻게 고쳐?", "그냥 물어본 거야")
+        // is a question: its words are a topic, not an ask, and nothing is written for it.
+        let about = request.asks_about();
+        // A first step that completes, deletes, changes or cancels something acts on what the
+        // request names: without a value of each required parameter with a provider ("3번
+        // 제목을 바꿔줘" names no new due date) it would act on a guess.
+        let named = |step: &String| {
+            !self.actions.acts_on_what_exists(step)
+                || tools.get(step).is_none_or(|definition| {
+                    request::names_every_required(definition, values.get(step), request, true)
+                })
+        };
         let asked = |plan: &Plan| {
             plan.iter()
-                .filter(|step| self.destructive.contains(step))
-                .all(|step| match self.actions.said(step, request) {
-                    Said::Asked => true,
-                    Said::Refused => false,
-                    Said::Nothing => probability(step) >= self.tuning.destructive_confidence,
+                .enumerate()
+                .filter(|(_, step)| self.destructive.contains(step))
+                .all(|(index, step)| {
+                    !about
+                        && (index > 0 || named(step))
+                        && match self.actions.said(step, request) {
+                            Said::Asked => true,
+                            Said::Refused => false,
+                            Said::Nothing => {
+                                probability(step) >= self.tuning.destructive_confidence
+                            }
+                        }
                 })
         };
         if asked(&plan) {
@@ -803,7 +824,7 @@ impl Chooser {
         };
         let named = !self.destructive.iter().any(|d| d == asked)
             || tools.get(asked).is_some_and(|definition| {
-                request::names_every_required(definition, values.get(asked), request)
+                request::names_every_required(definition, values.get(asked), request, false)
             });
         if swap && named {
             vec![asked.to_owned()]

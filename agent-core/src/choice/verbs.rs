@@ -16,6 +16,9 @@ pub(super) struct Verb {
     pub(super) names: &'static [&'static str],
     /// Stems of the words that ask for it.
     pub(super) asks: &'static [&'static str],
+    /// Whether the action is done to something that already exists (completing, deleting,
+    /// changing, cancelling one), which a request for it must then name.
+    pub(super) on_what_exists: bool,
 }
 
 /// The actions; see the module doc. A stem here is an ask only in an app where one tool does
@@ -30,15 +33,18 @@ pub(super) const VERBS: &[Verb] = &[
             "추가", "등록", "적어", "넣어", "만들", "저장", "add", "create", "put", "note", "jot",
             "write", "save", "insert", "register",
         ],
+        on_what_exists: false,
     },
     Verb {
         names: &["search", "find", "lookup", "query", "filter"],
         asks: &["찾아", "검색", "search", "find", "look"],
+        on_what_exists: false,
     },
     Verb {
         names: &["list", "browse"],
         // "목록"/"list" is as often the place ("목록에 넣어줘", "on my list") as the ask.
         asks: &["보여", "show", "view"],
+        on_what_exists: false,
     },
     Verb {
         names: &[
@@ -48,6 +54,7 @@ pub(super) const VERBS: &[Verb] = &[
             "완료", "끝냈", "끝났", "다했", "체크", "done", "complete", "finish", "finished",
             "tick", "check", "mark",
         ],
+        on_what_exists: true,
     },
     Verb {
         names: &["delete", "remove", "erase", "drop", "clear", "discard"],
@@ -55,6 +62,7 @@ pub(super) const VERBS: &[Verb] = &[
             "삭제", "지워", "지우", "없애", "제거", "빼줘", "delete", "remove", "erase", "rid",
             "drop", "clear",
         ],
+        on_what_exists: true,
     },
     Verb {
         names: &[
@@ -88,14 +96,17 @@ pub(super) const VERBS: &[Verb] = &[
             "rename",
             "shift",
         ],
+        on_what_exists: true,
     },
     Verb {
         names: &["cancel", "revoke", "abort"],
         asks: &["취소", "cancel"],
+        on_what_exists: true,
     },
     Verb {
         names: &["set", "configure"],
         asks: &["설정", "정해", "set"],
+        on_what_exists: false,
     },
 ];
 

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::labels::value_after;
 use super::mentions::{mentioned, targeted};
 use super::numbers::{numbers_with_unit, numbers_within, numbers_written};
-use super::text::Request;
+use super::text::{Request, has_hangul};
 use crate::tool::schema::admits_type;
 use crate::tool::{ToolDefinition, ValueChoice};
 
@@ -151,15 +151,24 @@ pub(crate) fn asks_nothing(
 /// Whether the request names a value of every required parameter of `tool` that has a value
 /// provider (judged from this turn's `params`): "3번 제목을 바꿔줘" names a task but no day,
 /// so it is no request to change a task's due date, however much "바꿔" reads like one.
+/// Words cannot tell for a message not in Korean and values labelled in Korean ("Delete the
+/// milk and eggs task" may well name "우유 계란 사기"): with `across_scripts`, such a parameter
+/// counts as named; without, as not named.
 pub(crate) fn names_every_required(
     tool: &ToolDefinition,
     params: Option<&Params>,
     request: &Request,
+    across_scripts: bool,
 ) -> bool {
     tool.required_parameters().iter().all(|name| {
         params
             .and_then(|params| params.get(*name))
-            .is_none_or(|choices| mentioned(request, choices).contains(&true))
+            .is_none_or(|choices| {
+                mentioned(request, choices).contains(&true)
+                    || (across_scripts
+                        && !request.is_korean()
+                        && choices.iter().any(|choice| has_hangul(&choice.label)))
+            })
     })
 }
 

@@ -108,6 +108,11 @@ impl Request {
                 head[start..].to_owned()
             };
             let negated = KOREAN_NEGATIONS.iter().any(|n| after.contains(n))
+                || KOREAN_PREVERBAL_NEGATIONS.iter().any(|n| {
+                    self.lower[..at]
+                        .strip_suffix(n)
+                        .is_some_and(|head| !ends_in_word(head))
+                })
                 || ENGLISH_NEGATIONS.iter().any(|n| before.ends_with(n));
             out.push((at, negated));
         }
@@ -120,7 +125,7 @@ impl Request {
     /// a task?", "만약 지우면 되돌릴 수 있어?", "just wondering", "끝냈다고 체크하려는 건
     /// 아니고"). The action words in such a message are its topic.
     pub(crate) fn asks_about(&self) -> bool {
-        const MARKS: [&str; 25] = [
+        const MARKS: [&str; 28] = [
             "어떻게",
             "방법",
             "설명",
@@ -128,6 +133,9 @@ impl Request {
             "왜 ",
             "궁금",
             "물어보",
+            "물어봐",
+            "물어본",
+            "물어봤",
             "려는 건 아니",
             "려는 게 아니",
             "려는게 아니",
@@ -180,9 +188,7 @@ impl Request {
     /// Whether the message is written in Korean (has a Hangul syllable): its main verb comes
     /// last, where an English request's imperative comes first.
     pub(crate) fn is_korean(&self) -> bool {
-        self.lower
-            .chars()
-            .any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c))
+        has_hangul(&self.lower)
     }
 
     /// The places the message splits between two clauses: between sentences, and after a
@@ -190,6 +196,11 @@ impl Request {
     pub(crate) fn clause_splits(&self) -> Vec<(String, String)> {
         clause_splits(&self.text)
     }
+}
+
+/// Whether `text` has a Hangul syllable.
+pub(crate) fn has_hangul(text: &str) -> bool {
+    text.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c))
 }
 
 /// `stem` and the spellings a Korean verb stem takes when a vowel contracts with the ending:
@@ -258,6 +269,16 @@ const KOREAN_NEGATIONS: [&str; 10] = [
     "건아니",
     "게아니",
 ];
+
+/// Korean words that stand before a verb to negate it ("안 적어도 돼", "못 끝냈어"), each a
+/// word of its own.
+const KOREAN_PREVERBAL_NEGATIONS: [&str; 2] = ["안 ", "못 "];
+
+/// Whether `head` ends inside a word (its last character is a letter or digit): the "안" of
+/// "보안 " ends a word, the one of "기록 안 " stands alone.
+fn ends_in_word(head: &str) -> bool {
+    head.chars().next_back().is_some_and(char::is_alphanumeric)
+}
 
 /// What precedes an English verb to negate it.
 const ENGLISH_NEGATIONS: [&str; 6] = ["don't ", "do not ", "not ", "no ", "never ", "dont "];
@@ -336,6 +357,7 @@ mod tests {
             "할일 추가할 때 우선순위는 어떻게 정하는 게 좋아?",
             "How do I delete a task?",
             "만약 지우면 되돌릴 수 있어?",
+            "추가하라는 게 아니라 그냥 물어본 거야",
             "보고서 끝냈다고 체크하려는 건 아니고, 뭘 쓰면 돼?",
             "Don't add anything, I'm just wondering",
         ] {
@@ -355,6 +377,16 @@ mod tests {
         let request = Request::new("지우지 말고 적어둔 거 찾아봐");
         assert!(request.asked_at("지우").is_empty(), "negated");
         assert_eq!(request.asked_at("찾아").len(), 1);
+        let request = Request::new("가계부엔 안 적어도 돼, 보안 설정은 바꿔줘");
+        assert!(
+            request.asked_at("적어").is_empty(),
+            "negated before the verb"
+        );
+        assert_eq!(
+            request.asked_at("설정").len(),
+            1,
+            "a word ending in 안 is no negation"
+        );
         assert!(request.is_korean());
         assert!(!Request::new("find the milk task").is_korean());
     }

@@ -1,0 +1,156 @@
+//! A destructive step needs the request to ask for it, whatever the model's reading says: on a
+//! scripted reading that is sure of the destructive tool, a message that asks *about* the
+//! action, one that negates it before the verb ("안 지워도 돼"), and one that asks to change
+//! something without naming the value the tool needs (a new day) get no destructive step,
+//! while the plain requests do.
+
+use std::sync::{Arc, Mutex};
+
+use agent_core::choice::{Background, Chooser, Strategy};
+use agent_core::llm::scripted::{ScriptedSession, call, text};
+use agent_core::{Agent, AgentEvent, ChatConfig, Dep, Registry, ValueChoice, tool};
+use serde_json::json;
+
+/// Chores, numbered from 1.
+struct Chores(Vec<String>);
+
+/// The chores' numbers, each labelled with its name.
+fn chore_numbers(chores: Dep<Chores>) -> Vec<ValueChoice> {
+    (1..)
+        .zip(chores.0.iter())
+        .map(|(n, name)| ValueChoice::new(n, name.clone()))
+        .collect()
+}
+
+/// The days a chore may move to.
+fn days() -> Vec<ValueChoice> {
+    vec![
+        ValueChoice::new("today", "오늘"),
+        ValueChoice::new("tomorrow", "내일"),
+    ]
+}
+
+/// 할 일 목록을 봅니다.
+#[tool(
+    label = "할 일 목록",
+    example(request = "할 일 목록 보여줘"),
+    example(request = "뭐 남았어?"),
+    example(request = "오늘 할 일 뭐 있지?")
+)]
+async fn list_chores(chores: Dep<Chores>) -> Vec<String> {
+    chores.0.clone()
+}
+
+/// 할 일 하나를 목록에서 지웁니다.
+#[tool(
+    destructive,
+    label = "할 일 삭제",
+    example(request = "2번 지워줘", args = { "number": 2 }),
+    example(request = "설거지 삭제해줘", args = { "number": 1 }),
+    example(request = "청소는 목록에서 지워", args = { "number": 3 })
+)]
+async fn remove_chore(
+    /// 할 일 번호
+    #[values(chore_numbers)]
+    #[from_request]
+    number: i64,
+) -> i64 {
+    number
+}
+
+/// 할 일 하나의 날짜를 바꿉니다.
+#[tool(
+    destructive,
+    label = "할 일 날짜 변경",
+    example(request = "1번 내일로 바꿔줘", args = { "number": 1, "day": "tomorrow" }),
+    example(request = "빨래 오늘로 변경", args = { "number": 2, "day": "today" }),
+    example(request = "3번 내일로 바꿔", args = { "number": 3, "day": "tomorrow" })
+)]
+async fn move_chore(
+    /// 할 일 번호
+    #[values(chore_numbers)]
+    #[from_request]
+    number: i64,
+    /// 새 날짜
+    #[values(days)]
+    #[from_request]
+    day: String,
+) -> String {
+    format!("{number} → {day}")
+}
+
+/// A stand-in for the model's reading, sure of what the words say: a list (목록, 남았,
+/// 뭐 있), a removal (지우, 지워, 삭제), a change (바꿔, 변경), or none of these.
+fn meaning(text: &str) -> Result<Vec<f32>, agent_core::LlmError> {
+    let has = |words: &[&str]| f32::from(u8::from(words.iter().any(|w| text.contains(w))));
+    let list = has(&["목록 보", "남았", "뭐 있"]);
+    let remove = has(&["지우", "지워", "삭제"]);
+    let change = has(&["바꿔", "변경"]);
+    Ok(vec![
+        list,
+        remove,
+        change,
+        1.0 - list.max(remove).max(change),
+    ])
+}
+
+/// The plan the agent made for `request`, on a reading sure of what its words say.
+async fn plan_for(request: &str) -> Vec<String> {
+    let chores = Arc::new(Chores(vec!["설거지".into(), "빨래".into(), "청소".into()]));
+    let registry = Arc::new(
+        Registry::builder()
+            .discover()
+            .dependency_arc(chores)
+            .build()
+            .expect("registry"),
+    );
+    let session = ScriptedSession::new(
+        ChatConfig::new("할 일 도우미입니다.", &registry),
+        vec![vec![call("list_chores", json!({}))], text("네.")],
+    )
+    .with_reading(meaning);
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&events);
+    let chooser = Chooser::with_background(&registry, &Background::none());
+    let mut agent = Agent::new(session, registry)
+        .with_chooser(chooser)
+        .with_strategy(Strategy::Combined)
+        .with_events(move |event| sink.lock().expect("events").push(event));
+    // The script answers whatever was planned; only the plan is looked at.
+    let _answer = agent.send(request).await;
+    let plan = events
+        .lock()
+        .expect("events")
+        .iter()
+        .find_map(|e| match e {
+            AgentEvent::Planned(decision) => Some(decision.plan.clone()),
+            _ => None,
+        })
+        .expect("a plan");
+    plan
+}
+
+#[tokio::test]
+async fn a_plain_request_gets_its_destructive_step() {
+    assert_eq!(plan_for("2번 지워줘").await, ["remove_chore"]);
+    assert_eq!(plan_for("2번 내일로 바꿔줘").await, ["move_chore"]);
+}
+
+#[tokio::test]
+async fn a_question_about_the_action_gets_none() {
+    let plan = plan_for("할 일 지우는 방법이 궁금해").await;
+    assert!(!plan.contains(&"remove_chore".to_owned()), "{plan:?}");
+}
+
+#[tokio::test]
+async fn a_negation_before_the_verb_refuses_it() {
+    let plan = plan_for("2번은 안 지워도 돼").await;
+    assert!(!plan.contains(&"remove_chore".to_owned()), "{plan:?}");
+}
+
+#[tokio::test]
+async fn a_change_that_names_no_new_value_is_not_that_tools() {
+    // "바꿔" asks for a change, but of the name: no day is named for `move_chore` to write.
+    let plan = plan_for("2번 이름을 '빨래 개기'로 바꿔줘").await;
+    assert!(!plan.contains(&"move_chore".to_owned()), "{plan:?}");
+}
