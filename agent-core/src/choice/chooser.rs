@@ -150,7 +150,8 @@ impl Chooser {
     }
 
     /// Sets how sure the evidence must be for a destructive step the request does not name
-    /// the action of (0: as sure as for any other step; default 0.5).
+    /// the action of (0: as sure as for any other step, the default for an app with many
+    /// examples per tool; 0.5 for one with few).
     #[must_use]
     pub fn with_destructive_confidence(mut self, probability: f32) -> Self {
         self.tuning.destructive_confidence = probability.clamp(0.0, 1.0);

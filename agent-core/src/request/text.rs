@@ -108,11 +108,12 @@ impl Request {
                 head[start..].to_owned()
             };
             let negated = KOREAN_NEGATIONS.iter().any(|n| after.contains(n))
-                || KOREAN_PREVERBAL_NEGATIONS.iter().any(|n| {
-                    self.lower[..at]
-                        .strip_suffix(n)
-                        .is_some_and(|head| !ends_in_word(head))
-                })
+                || (NO_NEED.iter().any(|n| after.contains(n))
+                    && KOREAN_PREVERBAL_NEGATIONS.iter().any(|n| {
+                        self.lower[..at]
+                            .strip_suffix(n)
+                            .is_some_and(|head| !ends_in_word(head))
+                    }))
                 || ENGLISH_NEGATIONS.iter().any(|n| before.ends_with(n));
             out.push((at, negated));
         }
@@ -270,9 +271,14 @@ const KOREAN_NEGATIONS: [&str; 10] = [
     "게아니",
 ];
 
-/// Korean words that stand before a verb to negate it ("안 적어도 돼", "못 끝냈어"), each a
-/// word of its own.
+/// Korean words that stand before a verb to negate it, each a word of its own. Alone they
+/// negate an event ("오늘 걷기 못 했어" reports a missed day, which a coach records); with an
+/// ending of [`NO_NEED`] they say the action is not wanted ("가계부엔 안 적어도 돼").
 const KOREAN_PREVERBAL_NEGATIONS: [&str; 2] = ["안 ", "못 "];
+
+/// What follows a verb negated before it to say there is no need for it ("안 적어도 돼",
+/// "안 지워도 괜찮아"), spaces removed.
+const NO_NEED: [&str; 4] = ["도돼", "도된", "도됨", "도괜찮"];
 
 /// Whether `head` ends inside a word (its last character is a letter or digit): the "안" of
 /// "보안 " ends a word, the one of "기록 안 " stands alone.
@@ -377,16 +383,11 @@ mod tests {
         let request = Request::new("지우지 말고 적어둔 거 찾아봐");
         assert!(request.asked_at("지우").is_empty(), "negated");
         assert_eq!(request.asked_at("찾아").len(), 1);
-        let request = Request::new("가계부엔 안 적어도 돼, 보안 설정은 바꿔줘");
-        assert!(
-            request.asked_at("적어").is_empty(),
-            "negated before the verb"
-        );
-        assert_eq!(
-            request.asked_at("설정").len(),
-            1,
-            "a word ending in 안 is no negation"
-        );
+        let request = Request::new("가계부엔 안 적어도 돼, 보안 바꿔도 돼");
+        assert!(request.asked_at("적어").is_empty(), "no need for it");
+        assert_eq!(request.asked_at("바꿔").len(), 1, "a word ending in 안");
+        let request = Request::new("오늘 걷기 못 했어");
+        assert_eq!(request.asked_at("했").len(), 1, "a missed day is reported");
         assert!(request.is_korean());
         assert!(!Request::new("find the milk task").is_korean());
     }
