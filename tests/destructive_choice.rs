@@ -118,16 +118,14 @@ async fn plan_for(request: &str) -> Vec<String> {
         .with_events(move |event| sink.lock().expect("events").push(event));
     // The script answers whatever was planned; only the plan is looked at.
     let _answer = agent.send(request).await;
-    let plan = events
-        .lock()
-        .expect("events")
+    let events = events.lock().expect("events");
+    events
         .iter()
         .find_map(|e| match e {
             AgentEvent::Planned(decision) => Some(decision.plan.clone()),
             _ => None,
         })
-        .expect("a plan");
-    plan
+        .expect("a plan")
 }
 
 #[tokio::test]
