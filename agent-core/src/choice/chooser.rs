@@ -19,7 +19,7 @@ use super::turn::{Step, TurnPlan};
 use super::{channels, values};
 use crate::dispatch::Dispatcher;
 use crate::registry::Registry;
-use crate::request::{self, Request, Said};
+use crate::request::{self, OtherScript, Request, Said};
 use crate::tool::ValueSets;
 
 /// The tool-choice stage for one registry; see the [module doc](crate::choice).
@@ -700,9 +700,11 @@ impl Chooser {
     /// [`with_destructive_confidence`](Self::with_destructive_confidence)); and never where
     /// the request says not to, where it asks *about* an action rather than for it
     /// (`Request::asks_about`), or — for a first step that completes, deletes, changes or
-    /// cancels something — where it leaves a required parameter with a provider unnamed.
-    /// The nearest tool to a request for something the app cannot do is often one that
-    /// writes; a person should not be asked to confirm an action they never asked for.
+    /// cancels something — where it leaves a required parameter with a provider unnamed (a
+    /// message not in Korean over values labelled in Korean is given the benefit of the doubt,
+    /// see [`OtherScript`]). The nearest tool to a request for something the app cannot do is
+    /// often one that writes; a person should not be asked to confirm an action they never
+    /// asked for.
     fn asked_for(
         &self,
         plan: Plan,
@@ -727,7 +729,12 @@ impl Chooser {
         let named = |step: &String| {
             !self.actions.acts_on_what_exists(step)
                 || tools.get(step).is_none_or(|definition| {
-                    request::names_every_required(definition, values.get(step), request, true)
+                    request::names_every_required(
+                        definition,
+                        values.get(step),
+                        request,
+                        OtherScript::Named,
+                    )
                 })
         };
         let asked = |plan: &Plan| {
@@ -825,7 +832,12 @@ impl Chooser {
         };
         let named = !self.destructive.iter().any(|d| d == asked)
             || tools.get(asked).is_some_and(|definition| {
-                request::names_every_required(definition, values.get(asked), request, false)
+                request::names_every_required(
+                    definition,
+                    values.get(asked),
+                    request,
+                    OtherScript::Unnamed,
+                )
             });
         if swap && named {
             vec![asked.to_owned()]

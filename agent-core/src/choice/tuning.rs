@@ -63,8 +63,8 @@ impl Tuning {
 
 /// For an app with few examples per tool: the least probability (by the model's reading, or
 /// the combined evidence where it did not read) at which a plan with a destructive step
-/// stands when the request does not say that step's action (see `Actions`) — more likely than
-/// every other plan together. A classifier over a handful of readings is often sure of the
+/// stands when the request does not say that step's action (see `Actions`): the plans with
+/// the step together at least as likely as those without. A classifier over a handful of readings is often sure of the
 /// nearest tool; with many examples, its probability already is the evidence, and a request
 /// that says not to is refused either way.
 const FEW_EXAMPLES_DESTRUCTIVE_CONFIDENCE: f32 = 0.5;

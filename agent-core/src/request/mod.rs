@@ -26,5 +26,7 @@ mod undo;
 pub(crate) use mentions::mentioned;
 pub(crate) use numbers::numbers_written;
 pub(crate) use ordinal::Ordinal;
-pub(crate) use params::{asks_nothing, keep_mentioned, most_written, names_every_required, said};
+pub(crate) use params::{
+    OtherScript, asks_nothing, keep_mentioned, most_written, names_every_required, said,
+};
 pub(crate) use text::{Request, Said, spellings, splits};

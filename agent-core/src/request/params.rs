@@ -148,24 +148,34 @@ pub(crate) fn asks_nothing(
         })
 }
 
+/// How [`names_every_required`] counts a parameter whose values are labelled in Korean when
+/// the message is not: words cannot tell whether it names one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OtherScript {
+    /// As named: the benefit of the doubt, where other evidence chose the tool.
+    Named,
+    /// As not named: where the words alone would choose it.
+    Unnamed,
+}
+
 /// Whether the request names a value of every required parameter of `tool` that has a value
 /// provider (judged from this turn's `params`): "3번 제목을 바꿔줘" names a task but no day,
 /// so it is no request to change a task's due date, however much "바꿔" reads like one.
 /// Words cannot tell for a message not in Korean and values labelled in Korean ("Delete the
-/// milk and eggs task" may well name "우유 계란 사기"): with `across_scripts`, such a parameter
-/// counts as named; without, as not named.
+/// milk and eggs task" may well name "우유 계란 사기"): `other_script` says how such a
+/// parameter counts.
 pub(crate) fn names_every_required(
     tool: &ToolDefinition,
     params: Option<&Params>,
     request: &Request,
-    across_scripts: bool,
+    other_script: OtherScript,
 ) -> bool {
     tool.required_parameters().iter().all(|name| {
         params
             .and_then(|params| params.get(*name))
             .is_none_or(|choices| {
                 mentioned(request, choices).contains(&true)
-                    || (across_scripts
+                    || (other_script == OtherScript::Named
                         && !request.is_korean()
                         && choices.iter().any(|choice| has_hangul(&choice.label)))
             })
