@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 
 use agent_core::choice::{Background, Chooser, Strategy};
 use agent_core::llm::scripted::{ScriptedSession, call, text};
-use agent_core::{Agent, AgentEvent, ChatConfig, Dep, Registry, ValueChoice, tool};
+use agent_core::{Agent, ChatConfig, Dep, Registry, ValueChoice, tool};
+use agent_tests::planned;
 use serde_json::json;
 
 /// Chores, numbered from 1.
@@ -118,14 +119,7 @@ async fn plan_for(request: &str) -> Vec<String> {
         .with_events(move |event| sink.lock().expect("events").push(event));
     // The script answers whatever was planned; only the plan is looked at.
     let _answer = agent.send(request).await;
-    let events = events.lock().expect("events");
-    events
-        .iter()
-        .find_map(|e| match e {
-            AgentEvent::Planned(decision) => Some(decision.plan.clone()),
-            _ => None,
-        })
-        .expect("a plan")
+    planned(&events)
 }
 
 #[tokio::test]

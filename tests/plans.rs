@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use agent_core::choice::{Background, Chooser, Evidence, Replay, Strategy};
 use agent_core::llm::scripted::{ScriptedSession, call, text};
 use agent_core::{Agent, AgentEvent, ChatConfig, Dep, Example, Registry, ValueChoice, tool};
+use agent_tests::planned;
 use serde_json::json;
 
 /// Chores, numbered from 1; a checked chore is done.
@@ -115,18 +116,6 @@ fn agent_over(
         .with_strategy(strategy)
         .with_events(move |event| sink.lock().expect("events").push(event));
     (agent, events)
-}
-
-fn planned(events: &Mutex<Vec<AgentEvent>>) -> Vec<String> {
-    events
-        .lock()
-        .expect("events")
-        .iter()
-        .find_map(|e| match e {
-            AgentEvent::Planned(decision) => Some(decision.plan.clone()),
-            _ => None,
-        })
-        .expect("a plan")
 }
 
 #[tokio::test]
