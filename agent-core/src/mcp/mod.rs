@@ -4,13 +4,14 @@
 //! An MCP client is just another caller class: the server runs every call through one
 //! [`Dispatcher::for_caller`]`(registry, Caller::Assistant, confirmer)` — the same lookup,
 //! validation, confirmation gate, time limit and result cap as the app's own agent, with no
-//! second dispatch path. What is particular to MCP lives in three files:
+//! second dispatch path. What is particular to MCP lives in four files:
 //!
 //! | file | owns |
 //! |---|---|
 //! | `convert` | a [`ToolDefinition`](crate::ToolDefinition) as an MCP tool (`tools/list`), a [`ToolResult`](crate::ToolResult) as a `tools/call` result |
 //! | `elicit` | the confirmer that asks the person through the client (MCP elicitation), failing closed |
 //! | `handler` | the `rmcp` server handler: capabilities, protocol versions, the two tool methods |
+//! | `wire` | the newline-delimited JSON-RPC lines: every line the server cannot read gets the error answer JSON-RPC asks for |
 //!
 //! # What a client sees
 //!
@@ -46,6 +47,13 @@
 //!   `elicit`), showing the tool's label, the call's summary and every argument, like the
 //!   terminal dialog. Only an accepted form with the box ticked runs the tool; a client that
 //!   cannot elicit, a decline, a cancel, a timeout or a broken connection answer `cancelled`.
+//! - **A line the server cannot read** gets the error answer JSON-RPC 2.0 asks for instead of
+//!   silence: `-32700` for text that is not JSON (or nests deeper than 128 levels), `-32600`
+//!   for a batch or anything but one message object, `-32602` with the request's id for
+//!   params that do not fit the method. A notification is never answered. An answer to the
+//!   server's confirmation question that carries both `result` and `error`, or cannot be read
+//!   at all, counts as an error answer at once: the call is `cancelled` without waiting for
+//!   the time limit.
 //!
 //! The protocol implemented is MCP 2025-11-25 (and the versions before it, down to
 //! 2024-11-05): the handshake versions, in which a server asks the client with an
@@ -69,6 +77,7 @@ mod elicit;
 mod handler;
 #[cfg(test)]
 mod tests;
+mod wire;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -167,7 +176,7 @@ impl McpServer {
         let handler =
             handler::Handler::new(dispatcher, peer, self.name, self.version, self.instructions);
         let running = handler
-            .serve((read, write))
+            .serve(wire::LineTransport::new(read, write))
             .await
             .map_err(|error| McpError::Handshake(Box::new(error)))?;
         running

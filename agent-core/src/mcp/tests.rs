@@ -503,3 +503,87 @@ async fn a_forged_call_makes_an_inert_bounded_form_without_unknown_keys() {
         .unwrap();
     assert!(!description.contains('\n') && description.len() < 4_000);
 }
+
+#[tokio::test]
+async fn every_line_the_server_cannot_read_gets_the_answer_json_rpc_asks_for() {
+    let (mut client, runs) = client(true).await;
+    let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    let lines = [
+        ("not json at all".to_owned(), -32700),
+        ("{\"jsonrpc\": \"2.0\", \"id\": 1, ".to_owned(), -32700),
+        (deep, -32700),
+        (
+            "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]".to_owned(),
+            -32600,
+        ),
+        ("42".to_owned(), -32600),
+        (
+            "{\"jsonrpc\":\"2.0\",\"id\":{\"a\":1},\"method\":\"ping\"}".to_owned(),
+            -32600,
+        ),
+    ];
+    for (line, code) in lines {
+        client.write.write_all(line.as_bytes()).await.unwrap();
+        client.write.write_all(b"\n").await.unwrap();
+        let answer = client.read().await;
+        assert_eq!(answer["error"]["code"], code, "{answer}");
+        assert_eq!(answer.get("id"), Some(&Value::Null), "{answer}");
+    }
+    // Params that do not fit the method: answered with the request's own id.
+    client
+        .send(json!({"jsonrpc": "2.0", "id": 77, "method": "tools/call", "params": 5}))
+        .await;
+    let answer = client.read().await;
+    assert_eq!(answer["id"], 77, "{answer}");
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    // A notification that does not fit and a blank line are never answered: the next line
+    // the client reads is the answer to its next request.
+    client
+        .send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": "x"}))
+        .await;
+    client.write.write_all(b"\n  \n").await.unwrap();
+    let pong = client.request("ping", json!({})).await;
+    assert_eq!(pong["result"], json!({}), "{pong}");
+    // The connection goes on as before.
+    let echoed = client.call("echo", json!({"text": "a"})).await;
+    assert_eq!(echoed["isError"], false, "{echoed}");
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn a_confirmation_answer_with_both_result_and_error_denies_at_once() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    // A time limit far beyond the test's own 10 s wait for each answer.
+    let mut client = Client::connect(registry(&runs), true, Duration::from_secs(600)).await;
+    for answer in [
+        json!({"result": {"action": "accept", "content": {"confirm": true}},
+               "error": {"code": -1, "message": "x"}}),
+        json!({"result": {"action": "accept", "content": {"confirm": true}}, "error": 5}),
+        json!({"error": "not an error object"}),
+    ] {
+        client.next_id += 1;
+        let id = client.next_id;
+        client
+            .send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                         "params": {"name": "note", "arguments": {"note": "x"}}}))
+            .await;
+        let asked = client.read().await;
+        assert_eq!(asked["method"], "elicitation/create", "{asked}");
+        let mut reply = answer.clone();
+        reply["jsonrpc"] = json!("2.0");
+        reply["id"] = asked["id"].clone();
+        client.send(reply).await;
+        let response = client.read().await;
+        assert_eq!(response["id"], id, "{response}");
+        let envelope = envelope(&response["result"]);
+        assert_eq!(envelope["status"], "cancelled", "{answer}: {envelope}");
+        assert!(
+            envelope["reason"]
+                .as_str()
+                .unwrap()
+                .contains("could not be asked"),
+            "{envelope}"
+        );
+    }
+    assert_eq!(runs.load(Ordering::SeqCst), 0, "nothing ran");
+}
