@@ -78,7 +78,8 @@ pub fn inert(text: &str) -> String {
 }
 
 /// [`inert`] `text`, clipped to at most `max` characters of the original with a visible
-/// marker saying how much was left out (`…(+120자)`).
+/// marker saying how many characters were left out (`…(+120)`: a number, no words, so it
+/// reads the same in any app's language).
 ///
 /// For one untrusted value shown as it is (a confirmation's arguments, a stored record, a tool
 /// name the model wrote): a line break in it stays visible as `\n`, and the person sees that
@@ -89,7 +90,7 @@ pub fn clip(text: &str, max: usize) -> String {
         return inert(text);
     }
     let kept: String = text.chars().take(max).collect();
-    format!("{}…(+{}자)", inert(&kept), total - max)
+    format!("{}…(+{})", inert(&kept), total - max)
 }
 
 /// [`inert`] `text` cut into pieces of at most `columns` terminal columns (Hangul counts two),
@@ -199,8 +200,8 @@ mod tests {
     #[test]
     fn clip_marks_what_it_left_out() {
         assert_eq!(clip("가나다라마", 5), "가나다라마");
-        assert_eq!(clip("가나다라마", 2), "가나…(+3자)");
-        assert_eq!(clip("\n\n\n", 1), "\\n…(+2자)");
+        assert_eq!(clip("가나다라마", 2), "가나…(+3)");
+        assert_eq!(clip("\n\n\n", 1), "\\n…(+2)");
     }
 
     #[test]

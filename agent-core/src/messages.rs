@@ -1,6 +1,7 @@
 //! [`Messages`]: every sentence the runtime itself says — to the person (notices, default
 //! answers) and to the model (why a call was refused, how a result was cut) — in one value an
-//! app can replace. The defaults are Korean, the language of the demo domain.
+//! app can replace. The defaults are Korean, the language of the demo domain;
+//! [`Messages::english`] is the same set in English.
 
 use std::borrow::Cow;
 
@@ -12,6 +13,8 @@ use std::borrow::Cow;
 /// let mut messages = agent_core::Messages::default();
 /// messages.chat_channel = "Small talk, thanks and questions no tool answers".into();
 /// ```
+///
+/// An English app starts from [`Messages::english`] instead.
 ///
 /// Give the same value to the session ([`ChatConfig::with_messages`](crate::ChatConfig::with_messages):
 /// the words the model reads) and to the agent
@@ -51,6 +54,9 @@ pub struct Messages {
     pub nothing_to_choose: Cow<'static, str>,
     /// Describes requests that need no tool, for the tool-choice stage's channel scoring.
     pub chat_channel: Cow<'static, str>,
+    /// What the tool-choice stage's text about a tool (or about plain conversation) puts
+    /// before each example request, and before the request it scores: `예: ` by default.
+    pub example_lead: Cow<'static, str>,
     /// The question a person is asked before a destructive call runs, when the runtime asks
     /// itself (an MCP client's confirmation form).
     pub confirm_question: Cow<'static, str>,
@@ -91,6 +97,7 @@ impl Default for Messages {
             nothing_to_choose: "지금은 '{tool}' 할 수 없어요. 고를 수 있는 {param} 값이 아직 없어요."
                 .into(),
             chat_channel: "도구 없이 말로 답하는 대화: 인사, 감사, 잡담, 일반적인 질문".into(),
+            example_lead: "예: ".into(),
             confirm_question: "이 작업을 수행할까요?".into(),
             confirm_approve: "수행".into(),
             undo_label: "{tool} 되돌리기".into(),
@@ -98,6 +105,133 @@ impl Default for Messages {
             undone: "되돌렸어요. ({summary})".into(),
             undo_failed: "되돌리지 못했어요: {reason}".into(),
             not_undoable: "마지막 작업('{tool}')은 되돌릴 수 없어요.".into(),
+        }
+    }
+}
+
+impl Messages {
+    /// The runtime's words in English, for an app whose people and tools speak English: the
+    /// same sentences as the Korean defaults, with the same `{…}` placeholders.
+    ///
+    /// ```
+    /// let messages = agent_core::Messages::english();
+    /// assert_eq!(messages.confirm_question, "Do you want to do this?");
+    /// ```
+    pub fn english() -> Self {
+        Self {
+            turn_limit: "Stopped: the loop of tool calls went on too long.".into(),
+            long_conversation:
+                "This conversation has grown long. A new one will get more accurate answers."
+                    .into(),
+            repeated_call:
+                "This tool was already called with the same arguments. Answer from the earlier result."
+                    .into(),
+            truncated_hint: "The result was too long, so only part of it is sent. To see one item in full, use the tool that looks up a single item."
+                .into(),
+            after_cancel: "OK, I did not run it.".into(),
+            after_success: "Done.".into(),
+            result_facts: "{tool}: {facts}".into(),
+            count_of_items: "{count} items".into(),
+            after_error: "I could not complete the request.".into(),
+            no_answer: "Sorry, I did not quite understand. Could you say it another way?".into(),
+            nothing_to_choose:
+                "'{tool}' cannot be done right now: there is no {param} to choose from yet.".into(),
+            chat_channel:
+                "Conversation answered in words, without a tool: greetings, thanks, small talk, general questions"
+                    .into(),
+            example_lead: "Example: ".into(),
+            confirm_question: "Do you want to do this?".into(),
+            confirm_approve: "Do it".into(),
+            undo_label: "Undo {tool}".into(),
+            undo_summary: "To undo: {summary}".into(),
+            undone: "Undone. ({summary})".into(),
+            undo_failed: "Could not undo it: {reason}".into(),
+            not_undoable: "The last action ('{tool}') cannot be undone.".into(),
+        }
+    }
+
+    /// Every sentence with its field's name, for the tests that compare the sets (written as
+    /// a destructuring, so a new field cannot be left out).
+    #[cfg(test)]
+    fn all(&self) -> Vec<(&'static str, &str)> {
+        let Self {
+            turn_limit,
+            long_conversation,
+            repeated_call,
+            truncated_hint,
+            after_cancel,
+            after_success,
+            result_facts,
+            count_of_items,
+            after_error,
+            no_answer,
+            nothing_to_choose,
+            chat_channel,
+            example_lead,
+            confirm_question,
+            confirm_approve,
+            undo_label,
+            undo_summary,
+            undone,
+            undo_failed,
+            not_undoable,
+        } = self;
+        vec![
+            ("turn_limit", turn_limit),
+            ("long_conversation", long_conversation),
+            ("repeated_call", repeated_call),
+            ("truncated_hint", truncated_hint),
+            ("after_cancel", after_cancel),
+            ("after_success", after_success),
+            ("result_facts", result_facts),
+            ("count_of_items", count_of_items),
+            ("after_error", after_error),
+            ("no_answer", no_answer),
+            ("nothing_to_choose", nothing_to_choose),
+            ("chat_channel", chat_channel),
+            ("example_lead", example_lead),
+            ("confirm_question", confirm_question),
+            ("confirm_approve", confirm_approve),
+            ("undo_label", undo_label),
+            ("undo_summary", undo_summary),
+            ("undone", undone),
+            ("undo_failed", undo_failed),
+            ("not_undoable", not_undoable),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Messages;
+
+    fn placeholders(text: &str) -> Vec<&str> {
+        let mut found: Vec<&str> = text
+            .split('{')
+            .skip(1)
+            .filter_map(|rest| rest.split_once('}').map(|(name, _)| name))
+            .collect();
+        found.sort_unstable();
+        found
+    }
+
+    #[test]
+    fn the_english_set_says_every_sentence_with_the_same_placeholders_and_no_korean() {
+        let (korean, english) = (Messages::default(), Messages::english());
+        let (korean, english) = (korean.all(), english.all());
+        assert_eq!(korean.len(), english.len());
+        for ((field, ko), (same, en)) in korean.into_iter().zip(english) {
+            assert_eq!(field, same);
+            assert!(!en.trim().is_empty(), "{field}");
+            assert_eq!(
+                placeholders(ko),
+                placeholders(en),
+                "{field}: {ko:?} / {en:?}"
+            );
+            assert!(
+                !en.chars().any(|c| ('\u{ac00}'..='\u{d7a3}').contains(&c)),
+                "{field}: {en:?}"
+            );
         }
     }
 }

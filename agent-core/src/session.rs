@@ -142,7 +142,7 @@ impl TurnRequest {
 }
 
 /// What a session starts with.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct ChatConfig {
     /// Instructions for the model (Gemma has no system role: backends put them at the start
     /// of the conversation).
@@ -159,6 +159,23 @@ pub struct ChatConfig {
     /// can read keeps their readings between processes, so a restart does not read them
     /// again. Empty: the examples' requests.
     pub learning: Vec<String>,
+    /// What each channel's text puts before an example request and before the request it
+    /// scores ([`Messages::example_lead`]).
+    pub example_lead: String,
+}
+
+impl Default for ChatConfig {
+    /// No instructions, tools, examples or channels; the default [`Messages`]' example lead.
+    fn default() -> Self {
+        Self {
+            instructions: String::new(),
+            tools: Vec::new(),
+            examples: Vec::new(),
+            channels: Vec::new(),
+            learning: Vec::new(),
+            example_lead: Messages::default().example_lead.into_owned(),
+        }
+    }
 }
 
 impl ChatConfig {
@@ -180,14 +197,17 @@ impl ChatConfig {
                 .collect(),
             channels: crate::choice::channels(registry, &messages.chat_channel),
             learning: crate::choice::learning_texts(registry),
+            example_lead: messages.example_lead.into_owned(),
         }
     }
 
     /// The same configuration with the runtime's words of `messages` where the model reads
     /// them: the description of plain conversation its channel shows
-    /// ([`Messages::chat_channel`]).
+    /// ([`Messages::chat_channel`]) and the lead before each example request
+    /// ([`Messages::example_lead`]).
     #[must_use]
     pub fn with_messages(mut self, messages: &Messages) -> Self {
+        self.example_lead = messages.example_lead.to_string();
         for channel in &mut self.channels {
             if channel.candidate == Candidate::Chat {
                 channel.description = messages.chat_channel.to_string();

@@ -144,7 +144,7 @@ fn a_long_value_is_clipped_and_every_row_keeps_the_frame() {
     if out.stdout.contains("   ┌ 이 작업을 수행할까요?") {
         let rows = dialog_rows(&out.stdout);
         assert!(framed(&rows), "{rows:#?}");
-        assert!(out.stdout.contains("자)"), "a clip marker\n{out}");
+        assert!(out.stdout.contains("…(+"), "a clip marker\n{out}");
     }
 }
 
@@ -196,7 +196,7 @@ fn stored_journal_entries_cannot_forge_lines_in_the_history() {
         "{out}"
     );
     assert!(out.stdout.contains("걷기\\n  #9"), "{out}");
-    assert!(out.stdout.contains("자)"), "a clip marker\n{out}");
+    assert!(out.stdout.contains("…(+"), "a clip marker\n{out}");
     assert!(out.stdout.len() < 10_000, "clipped\n{out}");
 }
 

@@ -52,8 +52,8 @@ pub(crate) struct Channels {
     batch: LlamaBatch<'static>,
 }
 
-/// The text of a channel; see the module doc.
-pub(crate) fn render(channel: &Channel) -> Prompt {
+/// The text of a channel, each example request after `lead`; see the module doc.
+pub(crate) fn render(channel: &Channel, lead: &str) -> Prompt {
     let mut prompt = Prompt::default();
     prompt.control(START_USER);
     let description = super::format::one_line(&channel.description);
@@ -65,22 +65,23 @@ pub(crate) fn render(channel: &Channel) -> Prompt {
     prompt.text("\n");
     for example in &channel.examples {
         prompt
-            .text("예: ")
+            .text(lead)
             .text(&super::format::one_line(example))
             .text("\n");
     }
-    prompt.text("예: ");
+    prompt.text(lead);
     prompt
 }
 
 impl Channels {
-    /// Puts every channel's prefix into sequences `first_seq..`; returns the channels and
-    /// where the slowest prefix came from.
+    /// Puts every channel's prefix (its examples after `lead`) into sequences
+    /// `first_seq..`; returns the channels and where the slowest prefix came from.
     pub(crate) fn prepare(
         shared: &Shared,
         ctx: &mut LlamaContext<'_>,
         batch_size: usize,
         channels: &[Channel],
+        lead: &str,
         first_seq: i32,
         shape: &str,
     ) -> Result<(Self, PrefixSource), LlmError> {
@@ -90,7 +91,7 @@ impl Channels {
         for (i, channel) in channels.iter().enumerate() {
             let seq = first_seq + i32::try_from(i).unwrap_or(i32::MAX - first_seq);
             let mut tokens = vec![shared.model.vocab().bos()];
-            tokens.extend(shared.tokenize(&render(channel)));
+            tokens.extend(shared.tokenize(&render(channel, lead)));
             let Some(last) = tokens.pop() else {
                 continue;
             };
@@ -198,36 +199,34 @@ mod tests {
             examples: vec!["운동 찾아줘".into()],
         };
         assert_eq!(
-            render(&channel).as_string(),
+            render(&channel, "예: ").as_string(),
             "<start_of_turn>user\n[습관 검색] 카탈로그를 검색합니다.\n예: 운동 찾아줘\n예: "
         );
     }
 
     #[test]
-    fn an_apps_words_for_plain_conversation_are_what_the_model_reads() {
+    fn an_apps_words_are_what_the_model_reads() {
         let registry = crate::registry::Registry::builder()
             .build()
             .expect("registry");
-        let messages = crate::messages::Messages {
-            chat_channel: "Small talk, thanks, questions no tool answers".into(),
-            ..crate::messages::Messages::default()
-        };
-        let config = crate::session::ChatConfig::new("hi", &registry).with_messages(&messages);
-        let chat = config
+        let english = crate::session::ChatConfig::new("hi", &registry)
+            .with_messages(&crate::messages::Messages::english());
+        let chat = english
             .channels
             .iter()
             .find(|c| c.candidate == Candidate::Chat)
             .expect("the chat channel");
         assert_eq!(
-            render(chat).as_string(),
-            "<start_of_turn>user\nSmall talk, thanks, questions no tool answers\n예: "
+            render(chat, &english.example_lead).as_string(),
+            "<start_of_turn>user\nConversation answered in words, without a tool: greetings, \
+             thanks, small talk, general questions\nExample: "
         );
         let defaults = crate::session::ChatConfig::new("hi", &registry);
+        let korean = render(&defaults.channels[0], &defaults.example_lead).as_string();
         assert!(
-            render(&defaults.channels[0])
-                .as_string()
-                .contains(&*crate::messages::Messages::default().chat_channel),
-            "without them, the default words"
+            korean.contains(&*crate::messages::Messages::default().chat_channel)
+                && korean.ends_with("\n예: "),
+            "without them, the default words: {korean}"
         );
     }
 

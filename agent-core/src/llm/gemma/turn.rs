@@ -442,6 +442,7 @@ impl<'m> Session<'m> {
                     &mut self.conversation.ctx,
                     usize::try_from(self.shared.options.batch_size.max(1)).unwrap_or(512),
                     &self.config.channels,
+                    &self.config.example_lead,
                     1,
                     &self.shape,
                 )?;

@@ -453,7 +453,7 @@ pub(crate) mod tests {
                     .call("add", json!({})),
             ],
             channels: Vec::new(),
-            learning: Vec::new(),
+            ..ChatConfig::default()
         }
     }
 
