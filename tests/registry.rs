@@ -316,3 +316,87 @@ fn an_example_whose_value_the_request_does_not_mention_is_refused_with_what_it_d
         "a required value nobody mentions keeps all values"
     );
 }
+
+/// `ToolDefinition`s from OpenAI-style function declarations, as an app gets them from a
+/// plugin or a converter: the name, description and parameters as they are.
+fn from_openai(declarations: &serde_json::Value) -> Vec<ToolDefinition> {
+    declarations
+        .as_array()
+        .expect("a list of declarations")
+        .iter()
+        .map(|declaration| {
+            let function = &declaration["function"];
+            let name = function["name"].as_str().expect("a name").to_owned();
+            let description = function["description"].as_str().expect("a description");
+            ToolDefinition::builder(name.clone(), description.to_owned())
+                .schema(ToolSchema::from_validation(function["parameters"].clone()))
+                .handler(move |call: agent_core::CallContext| {
+                    let name = name.clone();
+                    async move { ToolResult::ok(json!({"tool": name, "args": call.args().clone()})) }
+                })
+                .build()
+                .expect("an OpenAI-style declaration registers as it is")
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn tools_from_openai_style_json_keep_dotted_names_and_float_formats() {
+    let declarations = json!([
+        {"type": "function", "function": {
+            "name": "math.factorial",
+            "description": "Computes the factorial of a number.",
+            "parameters": {"type": "object", "properties": {
+                "number": {"type": "integer", "format": "int32", "description": "The number."}
+            }, "required": ["number"]}
+        }},
+        {"type": "function", "function": {
+            "name": "geometry.circle-area",
+            "description": "Area of a circle.",
+            "parameters": {"type": "object", "properties": {
+                "radius": {"type": "number", "format": "float", "description": "The radius."}
+            }, "required": ["radius"]}
+        }}
+    ]);
+    let mut builder = Registry::builder();
+    for definition in from_openai(&declarations) {
+        builder = builder.definition(definition);
+    }
+    let registry = std::sync::Arc::new(builder.build().expect("registry"));
+    assert_eq!(names(&registry), ["math.factorial", "geometry.circle-area"]);
+
+    // The model is shown the names as declared, and its call of one is dispatched by it.
+    let config = agent_core::ChatConfig::new("You are a calculator.", &registry);
+    let shown: Vec<&str> = config.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(shown, ["math.factorial", "geometry.circle-area"]);
+    let script = vec![
+        vec![agent_core::llm::scripted::call(
+            "geometry.circle-area",
+            json!({"radius": 1.5}),
+        )],
+        agent_core::llm::scripted::text("About 7.07."),
+    ];
+    let session = agent_core::llm::scripted::ScriptedSession::new(config, script);
+    let transcript = session.transcript();
+    let mut agent = agent_core::Agent::new(session, std::sync::Arc::clone(&registry))
+        .with_strategy(agent_core::choice::Strategy::Model);
+    assert_eq!(
+        agent.send("area of r=1.5").await.expect("answer"),
+        "About 7.07."
+    );
+    let fed_back = transcript.received().tool_results;
+    assert_eq!(fed_back.len(), 1, "{fed_back:?}");
+    assert_eq!(fed_back[0][0].name, "geometry.circle-area");
+    assert_eq!(
+        fed_back[0][0].result["data"],
+        json!({"tool": "geometry.circle-area", "args": {"radius": 1.5}}),
+        "{:?}",
+        fed_back[0][0].result
+    );
+
+    // A name no MCP client or model could write is still refused.
+    let bad = ToolDefinition::builder("math factorial", "Computes.")
+        .handler(|_| async { ToolResult::ok(json!({})) })
+        .build();
+    assert!(bad.is_err());
+}

@@ -140,7 +140,7 @@ fn check_attr(cx: &Ctxt, attr: &ToolAttr, tool: &ToolFn) {
     if !is_valid_tool_name(&name) {
         cx.error_at(
             span,
-            format!("invalid tool name `{name}`: use 1 to 64 ASCII letters, digits or `_`, not starting with a digit"),
+            format!("invalid tool name `{name}`: use 1 to 64 ASCII letters, digits, `_`, `-` or `.`, starting with a letter or `_`"),
         );
     }
     if let Some(label) = &attr.label
@@ -398,12 +398,12 @@ fn check_summary(cx: &Ctxt, summary: &syn::LitStr, tool: &ToolFn) {
     }
 }
 
-/// `[a-zA-Z_][a-zA-Z0-9_]{0,63}` (the same rule the runtime applies).
+/// `[a-zA-Z_][a-zA-Z0-9_.-]{0,63}` (the same rule the runtime applies: MCP's characters).
 fn is_valid_tool_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars
         .next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && name.len() <= 64
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }

@@ -771,14 +771,18 @@ fn compile_output(output: &Value) -> Result<jsonschema::Validator, String> {
     jsonschema::draft202012::new(output).map_err(|error| error.to_string())
 }
 
-/// `[a-zA-Z_][a-zA-Z0-9_]{0,63}`: what function-calling APIs and grammars accept as a name.
+/// `[a-zA-Z_][a-zA-Z0-9_.-]{0,63}`: a letter or `_`, then letters, digits, `_`, `-` or `.`,
+/// 64 at most — the characters MCP allows in a tool name, so a tool that arrives from an MCP
+/// server or an OpenAI-style JSON declaration (`math.factorial`, `get-weather`) keeps its own
+/// name: it is the name the model writes, the name a call is dispatched by and the name
+/// results, the journal and MCP clients show.
 pub fn is_valid_tool_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars
         .next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && name.len() <= 64
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
 /// A tool declared with `#[tool]`: the macro implements this for a unit-like struct named
@@ -805,10 +809,28 @@ mod tests {
 
     #[test]
     fn names_follow_the_function_calling_rule() {
-        for good in ["a", "_", "search_catalog", "A1", &"x".repeat(64)] {
+        for good in [
+            "a",
+            "_",
+            "search_catalog",
+            "A1",
+            "math.factorial",
+            "get-weather",
+            &"x".repeat(64),
+        ] {
             assert!(is_valid_tool_name(good), "{good}");
         }
-        for bad in ["", "1a", "a-b", "습관", "a b", &"x".repeat(65)] {
+        for bad in [
+            "",
+            "1a",
+            ".a",
+            "-a",
+            "a/b",
+            "a(b",
+            "습관",
+            "a b",
+            &"x".repeat(65),
+        ] {
             assert!(!is_valid_tool_name(bad), "{bad}");
         }
     }

@@ -180,9 +180,9 @@ impl From<&str> for ToolError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum DefinitionError {
-    /// The name does not match `[a-zA-Z_][a-zA-Z0-9_]{0,63}`.
+    /// The name does not match `[a-zA-Z_][a-zA-Z0-9_.-]{0,63}`.
     #[error(
-        "invalid tool name `{0}`: use 1 to 64 ASCII letters, digits or `_`, not starting with a digit"
+        "invalid tool name `{0}`: use 1 to 64 ASCII letters, digits, `_`, `-` or `.`, starting with a letter or `_`"
     )]
     InvalidName(String),
     /// The description is empty.
