@@ -2,7 +2,8 @@
 //! scripted reading that is sure of the destructive tool, a message that asks *about* the
 //! action, one that negates it before the verb ("안 지워도 돼"), and one that asks to change
 //! something without naming the value the tool needs (a new day) get no destructive step,
-//! while the plain requests do.
+//! while the plain requests do; a request of two clauses gets the steps its action words
+//! say, not a step a noun of some label suggests.
 
 use std::sync::{Arc, Mutex};
 
@@ -146,4 +147,14 @@ async fn a_change_that_names_no_new_value_is_not_that_tools() {
     // "바꿔" asks for a change, but of the name: no day is named for `move_chore` to write.
     let plan = plan_for("2번 이름을 '빨래 개기'로 바꿔줘").await;
     assert!(!plan.contains(&"move_chore".to_owned()), "{plan:?}");
+}
+
+#[tokio::test]
+async fn two_clauses_are_two_steps_by_their_action_words_not_their_nouns() {
+    // "날짜" is a word of `move_chore`'s label alone, but the second clause asks to be
+    // shown things ("보여줘"): it adds a list, never a change nobody asked for.
+    assert_eq!(
+        plan_for("2번 지워주고 오늘 날짜인 거 보여줘").await,
+        ["remove_chore", "list_chores"]
+    );
 }

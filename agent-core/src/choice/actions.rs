@@ -157,6 +157,14 @@ impl Actions {
         self.said_by(tool, |cue| request.said_as_word(cue))
     }
 
+    /// Whether `request` says, un-negated and as a word, one of the words of a common action
+    /// (see `verbs.rs`) that `tool` alone of its app does.
+    pub(super) fn asks_action(&self, tool: &str, request: &Request) -> bool {
+        self.verb_cues
+            .get(tool)
+            .is_some_and(|cues| cues.iter().any(|cue| !request.asked_at(cue).is_empty()))
+    }
+
     /// The tool the request asks for above all by the words of a common action (see
     /// `verbs.rs`; a label's nouns — "마감" of "마감일 변경" — are no ask): of the tools
     /// whose action words stand in it un-negated as words, the one asked for last in a Korean

@@ -765,7 +765,11 @@ impl Chooser {
     /// the next, the first part says the action of one tool alone and the rest the action of
     /// another alone ("끝난 일 목록 보여주고, 세탁소 코트 건은 지워줘" — a list, then a
     /// delete). An app that declares few examples declares no two-step ones; its parts are too
-    /// few words for the reading. Adding a step the evidence did not choose is the stronger
+    /// few words for the reading. A part asks for the tool whose common action's words it
+    /// says (see `verbs.rs`: "보여줘" shows, "완료" completes) where it says one; only a
+    /// part that says no action word is read by the tools' other cues — the nouns of a
+    /// label name what a tool acts on, so "내일 마감인 거 보여줘" asks to be shown things,
+    /// not to change a due date. Adding a step the evidence did not choose is the stronger
     /// move, so here a cue counts only where it starts a word: the "해줘" of "삭제해줘" is
     /// no ask for the tool whose examples say "해줘".
     fn composed_by_cues(&self, plan: &Plan, request: &Request) -> Option<Plan> {
@@ -775,6 +779,14 @@ impl Chooser {
         let tools: Vec<&String> = self.tools().collect();
         let asked_in = |text: &str| -> Vec<&String> {
             let part = Request::new(text);
+            let by_action: Vec<&String> = tools
+                .iter()
+                .copied()
+                .filter(|tool| self.actions.asks_action(tool, &part))
+                .collect();
+            if !by_action.is_empty() {
+                return by_action;
+            }
             tools
                 .iter()
                 .copied()
