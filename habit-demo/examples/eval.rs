@@ -20,7 +20,7 @@
 //! of them destructive (`examples/eval/domains/`), splits `dev`, `heldout`, `fresh-dev`,
 //! `fresh2-dev`, `fresh3-dev`, `fresh4-heldout` and `fresh5-heldout` (each written later by
 //! someone who had read only the tools' declarations; the first three have been looked at and
-//! are tuned on like dev, `fresh4-heldout`'s figures have been reported), with
+//! are tuned on like dev; the figures of both held-out ones have been reported), with
 //! `--examples N` of each tool's eight declared examples (default 3; 0 leaves the tools with
 //! their declarations alone). A held-out split (any whose name ends in `heldout`) prints its
 //! figures only, never its cases.
