@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use agent_core::choice::{Background, Chooser, Evidence, Replay, Strategy};
 use agent_core::llm::scripted::{ScriptedSession, call, text};
 use agent_core::{Agent, AgentEvent, ChatConfig, Dep, Example, Registry, ValueChoice, tool};
-use agent_tests::planned;
+use agent_tests::{planned, plans};
 use serde_json::json;
 
 /// Chores, numbered from 1; a checked chore is done.
@@ -456,19 +456,6 @@ async fn the_eval_replays_the_evidence_into_the_decision_the_agent_ships() {
             .expect("infallible");
         assert_eq!(replayed.decision, shipped, "{request}");
     }
-}
-
-/// The plan of every turn, in order.
-fn plans(events: &Mutex<Vec<AgentEvent>>) -> Vec<Vec<String>> {
-    events
-        .lock()
-        .expect("events")
-        .iter()
-        .filter_map(|e| match e {
-            AgentEvent::Planned(decision) => Some(decision.plan.clone()),
-            _ => None,
-        })
-        .collect()
 }
 
 #[tokio::test]

@@ -198,6 +198,19 @@ impl Client {
         }
     }
 
+    /// Sends a `tools/call` of the destructive `note` and reads the confirmation the server
+    /// asks for, unanswered: the call's id and the `elicitation/create` request.
+    async fn call_note_until_asked(&mut self) -> (u64, Value) {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                         "params": {"name": "note", "arguments": {"note": "x"}}}))
+            .await;
+        let asked = self.read().await;
+        assert_eq!(asked["method"], "elicitation/create", "{asked}");
+        (id, asked)
+    }
+
     async fn call(&mut self, name: &str, arguments: Value) -> Value {
         let response = self
             .request("tools/call", json!({"name": name, "arguments": arguments}))
@@ -333,14 +346,7 @@ async fn a_decline_a_cancel_an_unticked_accept_or_a_client_error_cancels() {
         assert_eq!(envelope(&result)["status"], "cancelled", "{result}");
     }
     // The client answers the elicitation with a JSON-RPC error.
-    client.next_id += 1;
-    let id = client.next_id;
-    client
-        .send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-                     "params": {"name": "note", "arguments": {"note": "x"}}}))
-        .await;
-    let asked = client.read().await;
-    assert_eq!(asked["method"], "elicitation/create");
+    let (id, asked) = client.call_note_until_asked().await;
     client
         .send(json!({"jsonrpc": "2.0", "id": asked["id"],
                      "error": {"code": -32600, "message": "Elicitation not supported"}}))
@@ -420,16 +426,7 @@ async fn arguments_the_schema_refuses_are_a_tool_error() {
 #[tokio::test]
 async fn a_cancelled_call_withdraws_its_form_and_a_late_accept_runs_nothing() {
     let (mut client, runs) = client(true).await;
-    client.next_id += 1;
-    let call_id = client.next_id;
-    client
-        .send(
-            json!({"jsonrpc": "2.0", "id": call_id, "method": "tools/call",
-                     "params": {"name": "note", "arguments": {"note": "x"}}}),
-        )
-        .await;
-    let asked = client.read().await;
-    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    let (call_id, asked) = client.call_note_until_asked().await;
     // The client gives up on the call (as the Python SDK does when its read times out).
     client
         .send(
@@ -561,14 +558,7 @@ async fn a_confirmation_answer_with_both_result_and_error_denies_at_once() {
         json!({"result": {"action": "accept", "content": {"confirm": true}}, "error": 5}),
         json!({"error": "not an error object"}),
     ] {
-        client.next_id += 1;
-        let id = client.next_id;
-        client
-            .send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-                         "params": {"name": "note", "arguments": {"note": "x"}}}))
-            .await;
-        let asked = client.read().await;
-        assert_eq!(asked["method"], "elicitation/create", "{asked}");
+        let (id, asked) = client.call_note_until_asked().await;
         let mut reply = answer.clone();
         reply["jsonrpc"] = json!("2.0");
         reply["id"] = asked["id"].clone();
