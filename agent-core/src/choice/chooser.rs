@@ -402,8 +402,9 @@ impl Chooser {
     /// `decision` read with the `conversation` (see [`Conversation`]), in this order — the
     /// first two only where the model's reading of the plan is not sure of a tool: an
     /// elliptical follow-up that asks for no other tool's action, and does not say not to,
-    /// continues the last tool; a message whose words ask for the action of exactly one tool
-    /// the conversation gives a value to is that tool's call; a place in a list makes the
+    /// continues the last tool; a message whose words ask for the action of a tool the
+    /// conversation is about (its main verb's tool, or else the one tool whose cues it says;
+    /// see [`Conversation::is_about`]) is that tool's call; a place in a list makes the
     /// first step a tool that takes the item; then the first step's values are narrowed by
     /// the conversation (`current`, and `first`, its ranked copy). Returns the parameters the
     /// first call must write for that.
@@ -436,24 +437,33 @@ impl Chooser {
                 decision = self.replan(decision, vec![tool.to_owned()]);
             }
         }
-        // A message asking by its words for the action of one tool the conversation gives a
-        // value to ("좋아, 그걸로 추가해줘" after a description) is that tool's call, whatever
-        // its first words read like.
-        let asked: Vec<&String> = self
+        // A message asking by its words for the action of a tool the conversation gives a
+        // value to, or whose value it names as the one the conversation is about ("좋아,
+        // 그걸로 추가해줘" after a description), is that tool's call, whatever its first
+        // words read like: the tool of its main verb (see `Actions::main_ask`), or else the
+        // one tool whose cues it says.
+        let about = |name: &str| {
+            tools.get(name).is_some_and(|definition| {
+                let required = definition.required_parameters();
+                conversation.is_about(name, &required, request, full)
+            })
+        };
+        let by_verb = self.actions.main_ask(request).filter(|name| about(name));
+        let by_cues: Vec<&String> = self
             .tools()
             .filter(|name| self.actions.said(name, request) == Said::Asked)
-            .filter(|name| {
-                tools.get(name).is_some_and(|definition| {
-                    let required = definition.required_parameters();
-                    conversation.supplies(name, &required, request, full)
-                })
-            })
+            .filter(|name| about(name))
             .collect();
+        let asked = match (by_verb, by_cues.as_slice()) {
+            (Some(name), _) => Some(name.to_owned()),
+            (None, [name]) => Some((*name).clone()),
+            _ => None,
+        };
         if !sure
-            && let [tool] = asked.as_slice()
-            && !decision.plan.contains(*tool)
+            && let Some(tool) = asked
+            && !decision.plan.contains(&tool)
         {
-            decision = self.replan(decision, vec![(*tool).clone()]);
+            decision = self.replan(decision, vec![tool]);
         }
         // A place in a list ("두 번째 거 자세히") is an item a tool takes: the first step must be
         // one whose parameters can take it — the likeliest such one-step plan if the chosen
@@ -693,7 +703,8 @@ impl Chooser {
 
     /// `plan`, if the request asks for each destructive step of it, or the likeliest plan of
     /// `scores` that it does ask for (none at all failing that). A destructive step stands
-    /// only where the request says its action (one of its [cues](Actions)), or the evidence
+    /// only where the request says its action (one of its [cues](Actions)), or — where its
+    /// main verb is not that of a tool that only reads — the evidence
     /// for it is strong (the probability by `sureness` — the model's reading where it read
     /// the request, the combined scores otherwise — of the plans with that step at least the
     /// tuning's destructive confidence, see
@@ -737,6 +748,13 @@ impl Chooser {
                     )
                 })
         };
+        // A request whose main verb is that of a tool that only reads ("Show me my streak",
+        // "목록 보여줘") asks to be shown something: a destructive step whose action it does
+        // not say is not what it asks for, however near its examples are.
+        let reads = self
+            .actions
+            .main_ask(request)
+            .is_some_and(|tool| !self.destructive.iter().any(|d| d == tool));
         let asked = |plan: &Plan| {
             plan.iter()
                 .enumerate()
@@ -748,7 +766,7 @@ impl Chooser {
                             Said::Asked => true,
                             Said::Refused => false,
                             Said::Nothing => {
-                                probability(step) >= self.tuning.destructive_confidence
+                                !reads && probability(step) >= self.tuning.destructive_confidence
                             }
                         }
                 })

@@ -158,6 +158,35 @@ impl Conversation {
             .any(|param| required.contains(&param.as_str()))
     }
 
+    /// Whether a call of `tool` would be about what the conversation is about: the
+    /// conversation [supplies](Self::supplies) a required parameter, or the request names,
+    /// for one, the very value the last turn was about ("치실 습관 추가해줘" right after the
+    /// flossing protocol was described).
+    pub(super) fn is_about(
+        &self,
+        tool: &str,
+        required: &[&str],
+        request: &Request,
+        full: &ValueSets,
+    ) -> bool {
+        if self.supplies(tool, required, request, full) {
+            return true;
+        }
+        let Some(params) = full.get(tool) else {
+            return false;
+        };
+        params
+            .iter()
+            .filter(|(param, _)| required.contains(&param.as_str()))
+            .any(|(param, choices)| {
+                let subject = self.subject(param);
+                request::mentioned(request, choices)
+                    .into_iter()
+                    .zip(choices)
+                    .any(|(said, choice)| said && subject.contains(&&choice.value))
+            })
+    }
+
     /// The value the last call of `tool` wrote for `param`, in the latest turn that called it.
     fn same_tool(&self, tool: &str, param: &str) -> Option<&Value> {
         self.turns
@@ -170,12 +199,17 @@ impl Conversation {
 
     /// What the latest turn was about, for `param`: the values its calls' results and
     /// arguments hold under a key like `param` (`habit_id`, or `id` for a `…_id`), the last
-    /// call's first, its result before its arguments; values inside lists are not a subject.
+    /// call's first, its result before its arguments; values inside a list are not a
+    /// subject, unless the list holds one item only (a search that found one protocol is
+    /// about that protocol).
     fn subject(&self, param: &str) -> Vec<&Value> {
         let mut found = Vec::new();
         for call in self.turns.back().into_iter().flatten().rev() {
             if let Some(data) = &call.data {
                 keyed(data, param, &mut found);
+                if let Some([item]) = list_of_objects(data).map(Vec::as_slice) {
+                    keyed(item, param, &mut found);
+                }
             }
             keyed(&call.args, param, &mut found);
         }
@@ -418,5 +452,64 @@ mod tests {
         );
         assert_eq!(carried, ["habit_id"]);
         assert_eq!(chosen(&values, "get_streak", "habit_id"), [json!(4)]);
+    }
+
+    #[test]
+    fn a_list_of_one_item_is_about_that_item() {
+        let protocols = vec![
+            ValueChoice::new("build.posture-reset", "한 시간마다 자세 리셋").with_words(["자세"]),
+            ValueChoice::new("build.floss-one-tooth", "치실 한 번").with_words(["치실"]),
+        ];
+        let full: ValueSets = [(
+            "add".to_owned(),
+            std::iter::once(("protocol_id".to_owned(), protocols)).collect(),
+        )]
+        .into_iter()
+        .collect();
+        let mut conversation = Conversation::new();
+        conversation.record(vec![call(
+            "search",
+            json!({"keyword": "거북목"}),
+            json!({"items": [{"id": "build.posture-reset", "title": "한 시간마다 자세 리셋"}]}),
+        )]);
+        let request = Request::new("좋아, 회의 끝날 때마다 하는 걸로 추가해줘");
+        assert!(conversation.is_about("add", &["protocol_id"], &request, &full));
+        let mut values = full.clone();
+        conversation.carry("add", &["protocol_id"], &request, &mut values, &full);
+        assert_eq!(
+            chosen(&values, "add", "protocol_id"),
+            [json!("build.posture-reset")]
+        );
+        // Two items found: neither is what the conversation is about.
+        conversation.record(vec![call(
+            "search",
+            json!({}),
+            json!({"items": [{"id": "build.posture-reset"}, {"id": "build.floss-one-tooth"}]}),
+        )]);
+        assert!(!conversation.is_about("add", &["protocol_id"], &request, &full));
+    }
+
+    #[test]
+    fn naming_the_value_just_described_is_about_it() {
+        let protocols = vec![
+            ValueChoice::new("build.posture-reset", "한 시간마다 자세 리셋").with_words(["자세"]),
+            ValueChoice::new("build.floss-one-tooth", "치실 한 번").with_words(["치실"]),
+        ];
+        let full: ValueSets = [(
+            "add".to_owned(),
+            std::iter::once(("protocol_id".to_owned(), protocols)).collect(),
+        )]
+        .into_iter()
+        .collect();
+        let mut conversation = Conversation::new();
+        conversation.record(vec![call(
+            "query",
+            json!({"id": "build.floss-one-tooth"}),
+            json!({"id": "build.floss-one-tooth", "title": "치실 한 번"}),
+        )]);
+        let named = Request::new("오 괜찮네. 저녁 양치 후에 치실 하는 걸로 추가해줘");
+        assert!(conversation.is_about("add", &["protocol_id"], &named, &full));
+        let other = Request::new("자세 리셋 추가해줘");
+        assert!(!conversation.is_about("add", &["protocol_id"], &other, &full));
     }
 }

@@ -46,7 +46,9 @@ pub(super) fn narrowed(tools: &Dispatcher, request: &Request) -> ValueSets {
 /// add is one the search just found. Equally alike values keep the provider's order.
 ///
 /// A value the request names clearly is left alone, so the model cannot pick another (it
-/// would otherwise pick by what it likes to write): one far more alike than the runner-up —
+/// would otherwise pick by what it likes to write): the only one the request mentions by a
+/// word of its label or its other words ("보리차도 마셨어" names the 보리차 habit), or,
+/// failing that, one far more alike than the runner-up —
 /// among all values, or among those the results contain — or, failing that, the only value
 /// the request writes as a number ("목록 보여주고 2번 연속 기록도" means habit 2 after a
 /// list of every habit).
@@ -84,12 +86,21 @@ pub(super) fn rank(
             let among_found: Vec<usize> = order.iter().copied().filter(|&i| found[i]).collect();
             let mut by_score = order.clone();
             by_score.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
-            let clear = clear_best(&by_score, &scores)
-                .or_else(|| clear_best(&among_found, &scores))
-                .or(match written.as_slice() {
-                    [only] => Some(*only),
-                    _ => None,
-                });
+            let said: Vec<usize> = request::mentioned(request, choices)
+                .into_iter()
+                .enumerate()
+                .filter_map(|(i, said)| said.then_some(i))
+                .collect();
+            let clear = match said.as_slice() {
+                [only] => Some(*only),
+                _ => None,
+            }
+            .or_else(|| clear_best(&by_score, &scores))
+            .or_else(|| clear_best(&among_found, &scores))
+            .or(match written.as_slice() {
+                [only] => Some(*only),
+                _ => None,
+            });
             let order: Vec<usize> = match clear {
                 Some(i) => vec![i],
                 None => written.into_iter().chain(order).collect(),
@@ -232,6 +243,16 @@ mod tests {
             ranked("오늘 3번이랑 1번 했어", None, &[]),
             [json!(3), json!(1), json!(2)],
             "two numbers: first as written"
+        );
+        assert_eq!(
+            ranked("아 그리고 보리차도", None, &[]),
+            [json!(3)],
+            "the only value a word of the request names"
+        );
+        assert_eq!(
+            ranked("3월 7일에 산책했어", None, &[]),
+            [json!(1)],
+            "a date names no habit"
         );
         let first = [("log".to_owned(), json!({"habit_id": 3}))];
         assert_eq!(

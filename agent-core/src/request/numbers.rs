@@ -44,14 +44,55 @@ fn digit_runs(text: &str) -> impl Iterator<Item = &str> {
     digit_spans(text).map(|(s, e)| &text[s..e])
 }
 
-/// The choices with a number for a value that `text` writes as a number of its own, in the
-/// order written (each once).
+/// Korean counters that make the number before them a date, a time or an amount ("3월 7일",
+/// "9시", "10쪽", "5000원"), never the number of an item: "3월 7일에 걷기 했어" names no
+/// habit 3.
+const MEASURE_COUNTERS: &[&str] = &[
+    "월", "일", "시", "분", "초", "년", "주", "쪽", "개", "원", "살", "명", "잔", "권", "장", "층",
+    "만", "천", "킬로", "키로", "%",
+];
+
+/// English words after a number that make it a date, a time or an amount ("7th", "10
+/// pages", "9 pm").
+const MEASURE_WORDS: &[&str] = &[
+    "st", "nd", "rd", "th", "am", "pm", "page", "pages", "min", "mins", "minute", "minutes",
+    "hour", "hours", "day", "days", "week", "weeks", "km", "kg", "times", "percent", "dollars",
+    "won",
+];
+
+/// The byte ranges of [`digit_spans`] that can name an item by its number: not a date, a
+/// time or an amount by the counter or word after it (see [`MEASURE_COUNTERS`],
+/// [`MEASURE_WORDS`]), nor an amount by a currency sign before it.
+pub(super) fn item_number_spans(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    digit_spans(text).filter(move |&(start, end)| {
+        let after = &text[end..];
+        let counted = MEASURE_COUNTERS.iter().any(|c| after.starts_with(c));
+        let word: String = after
+            .strip_prefix(' ')
+            .unwrap_or(after)
+            .chars()
+            .take_while(char::is_ascii_alphabetic)
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let measured = MEASURE_WORDS.contains(&word.as_str());
+        let priced = text[..start].ends_with(['$', '₩', '€', '£']);
+        !counted && !measured && !priced
+    })
+}
+
+/// The choices with a number for a value that `text` writes, in the order written (each
+/// once): a choice labelled by its number alone is a quantity, written by any number of its
+/// own ("13200원"); another is an item, written only as the number of an item (see
+/// [`item_number_spans`]: "3월" is no habit 3).
 pub(crate) fn numbers_written(text: &str, choices: &[ValueChoice]) -> Vec<usize> {
+    let items: Vec<(usize, usize)> = item_number_spans(text).collect();
     let mut found = Vec::new();
-    for run in digit_runs(text) {
-        let hit = choices
-            .iter()
-            .position(|c| c.value.as_number().is_some_and(|n| n.to_string() == run));
+    for (start, end) in digit_spans(text) {
+        let run = &text[start..end];
+        let is_item = items.contains(&(start, end));
+        let hit = choices.iter().position(|c| {
+            c.value.as_number().is_some_and(|n| n.to_string() == run) && (is_item || c.label == run)
+        });
         if let Some(i) = hit
             && !found.contains(&i)
         {
@@ -110,6 +151,31 @@ pub(super) fn numbers_with_unit(text: &str, prop: Option<&Value>) -> Vec<ValueCh
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dates_times_and_amounts_name_no_item() {
+        let choices: Vec<ValueChoice> = (1..=12).map(|n| ValueChoice::new(n, "할 일")).collect();
+        let written = |text: &str| -> Vec<i64> {
+            numbers_written(text, &choices)
+                .into_iter()
+                .filter_map(|i| choices[i].value.as_i64())
+                .collect()
+        };
+        assert_eq!(written("3월 7일에 2번 했어"), [2]);
+        assert_eq!(written("10쪽 읽었어, 4번 습관"), [4]);
+        assert_eq!(written("Read 10 pages on the 7th for habit 2"), [2]);
+        assert_eq!(written("$5 coffee, item 3"), [3]);
+        assert_eq!(written("3번이랑 11번"), [3, 11]);
+        let amounts = [
+            ValueChoice::new(4500, "4500"),
+            ValueChoice::new(13200, "13200"),
+        ];
+        assert_eq!(
+            numbers_written("커피 4500원, 택시 13200원", &amounts),
+            [0, 1],
+            "a quantity is written with its counter"
+        );
+    }
 
     #[test]
     fn dates_times_and_decimals_are_not_numbers_of_their_own() {
