@@ -13,14 +13,16 @@
 //!
 //! Besides the coach (`--domain habit`, splits `dev`, `probe`, `heldout`, and `fresh-dev` /
 //! `fresh-heldout`, requests written later by someone who saw neither the examples nor the
-//! code; `conversations-dev`, `conversations-heldout` and `conversations-fresh-heldout`,
-//! multi-turn conversations judged turn by turn, see `examples/eval/conversations.schema.md`), two apps declared from the README by a
-//! newcomer are measured the same way:
+//! code; `conversations-dev`, `conversations-heldout`, `conversations-fresh-heldout` and
+//! `conversations-fresh2-heldout`, multi-turn conversations judged turn by turn, see
+//! `examples/eval/conversations.schema.md`), two apps declared from the README by a newcomer
+//! are measured the same way:
 //! `--domain todo` (a to-do list) and `--domain expense` (an expense book), six tools each, three
 //! of them destructive (`examples/eval/domains/`), splits `dev`, `heldout`, `fresh-dev`,
-//! `fresh2-dev`, `fresh3-dev`, `fresh4-heldout` and `fresh5-heldout` (each written later by
-//! someone who had read only the tools' declarations; the first three have been looked at and
-//! are tuned on like dev; the figures of both held-out ones have been reported), with
+//! `fresh2-dev`, `fresh3-dev`, `fresh4-heldout`, `fresh5-heldout` and `fresh6-heldout` (each
+//! written later by someone who had read only the tools' declarations; the first three have
+//! been looked at and are tuned on like dev; the figures of the first two held-out ones have
+//! been reported), with
 //! `--examples N` of each tool's eight declared examples (default 3; 0 leaves the tools with
 //! their declarations alone). A held-out split (any whose name ends in `heldout`) prints its
 //! figures only, never its cases.
@@ -1108,6 +1110,7 @@ const SPLITS: [(&str, &[&str]); 3] = [
             "conversations-dev",
             "conversations-heldout",
             "conversations-fresh-heldout",
+            "conversations-fresh2-heldout",
         ],
     ),
     (
@@ -1120,6 +1123,7 @@ const SPLITS: [(&str, &[&str]); 3] = [
             "fresh3-dev",
             "fresh4-heldout",
             "fresh5-heldout",
+            "fresh6-heldout",
         ],
     ),
     (
@@ -1132,6 +1136,7 @@ const SPLITS: [(&str, &[&str]); 3] = [
             "fresh3-dev",
             "fresh4-heldout",
             "fresh5-heldout",
+            "fresh6-heldout",
         ],
     ),
 ];
