@@ -21,8 +21,8 @@
 //! of them destructive (`examples/eval/domains/`), splits `dev`, `heldout`, `fresh-dev`,
 //! `fresh2-dev`, `fresh3-dev`, `fresh4-heldout`, `fresh5-heldout` and `fresh6-heldout` (each
 //! written later by someone who had read only the tools' declarations; the first three have
-//! been looked at and are tuned on like dev; the figures of the first two held-out ones have
-//! been reported), with
+//! been looked at and are tuned on like dev; the figures of all three held-out ones have been
+//! reported), with
 //! `--examples N` of each tool's eight declared examples (default 3; 0 leaves the tools with
 //! their declarations alone). A held-out split (any whose name ends in `heldout`) prints its
 //! figures only, never its cases.
