@@ -448,16 +448,19 @@ impl Chooser {
                 conversation.is_about(name, &required, request, full)
             })
         };
-        let by_verb = self.actions.main_ask(request).filter(|name| about(name));
-        let by_cues: Vec<&String> = self
-            .tools()
-            .filter(|name| self.actions.said(name, request) == Said::Asked)
-            .filter(|name| about(name))
-            .collect();
-        let asked = match (by_verb, by_cues.as_slice()) {
-            (Some(name), _) => Some(name.to_owned()),
-            (None, [name]) => Some((*name).clone()),
-            _ => None,
+        let asked = match self.actions.main_ask(request).filter(|name| about(name)) {
+            Some(name) => Some(name.to_owned()),
+            None => {
+                let by_cues: Vec<&String> = self
+                    .tools()
+                    .filter(|name| self.actions.said(name, request) == Said::Asked)
+                    .filter(|name| about(name))
+                    .collect();
+                match by_cues.as_slice() {
+                    [name] => Some((*name).clone()),
+                    _ => None,
+                }
+            }
         };
         if !sure
             && let Some(tool) = asked

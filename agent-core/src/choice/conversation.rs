@@ -454,18 +454,19 @@ mod tests {
         assert_eq!(chosen(&values, "get_streak", "habit_id"), [json!(4)]);
     }
 
-    #[test]
-    fn a_list_of_one_item_is_about_that_item() {
-        let protocols = vec![
+    /// `add`'s `protocol_id`, two protocols to choose from.
+    fn protocols() -> ValueSets {
+        let choices = vec![
             ValueChoice::new("build.posture-reset", "한 시간마다 자세 리셋").with_words(["자세"]),
             ValueChoice::new("build.floss-one-tooth", "치실 한 번").with_words(["치실"]),
         ];
-        let full: ValueSets = [(
-            "add".to_owned(),
-            std::iter::once(("protocol_id".to_owned(), protocols)).collect(),
-        )]
-        .into_iter()
-        .collect();
+        let params = std::iter::once(("protocol_id".to_owned(), choices)).collect();
+        std::iter::once(("add".to_owned(), params)).collect()
+    }
+
+    #[test]
+    fn a_list_of_one_item_is_about_that_item() {
+        let full = protocols();
         let mut conversation = Conversation::new();
         conversation.record(vec![call(
             "search",
@@ -491,16 +492,7 @@ mod tests {
 
     #[test]
     fn naming_the_value_just_described_is_about_it() {
-        let protocols = vec![
-            ValueChoice::new("build.posture-reset", "한 시간마다 자세 리셋").with_words(["자세"]),
-            ValueChoice::new("build.floss-one-tooth", "치실 한 번").with_words(["치실"]),
-        ];
-        let full: ValueSets = [(
-            "add".to_owned(),
-            std::iter::once(("protocol_id".to_owned(), protocols)).collect(),
-        )]
-        .into_iter()
-        .collect();
+        let full = protocols();
         let mut conversation = Conversation::new();
         conversation.record(vec![call(
             "query",

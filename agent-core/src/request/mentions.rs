@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::numbers::{digit_spans, item_number_spans};
+use super::numbers::{digit_spans, writes};
 use super::text::Request;
 use crate::tool::ValueChoice;
 
@@ -69,18 +69,7 @@ fn spans(request: &str, choice: &ValueChoice) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     match &choice.value {
         Value::String(text) => out.extend(term_spans(request, &text.to_lowercase())),
-        other => {
-            // A number labelled by itself is a quantity ("13200원" writes 13200); one with a
-            // label of its own is an item, which a date or an amount does not name ("3월"
-            // is no habit 3).
-            let value = other.to_string();
-            let spans: Vec<(usize, usize)> = if choice.label == value {
-                digit_spans(request).collect()
-            } else {
-                item_number_spans(request).collect()
-            };
-            out.extend(spans.into_iter().filter(|&(s, e)| request[s..e] == value));
-        }
+        _ => out.extend(digit_spans(request).filter(|&span| writes(request, span, choice))),
     }
     let label = choice.label.to_lowercase();
     let words = label

@@ -60,39 +60,43 @@ const MEASURE_WORDS: &[&str] = &[
     "won",
 ];
 
-/// The byte ranges of [`digit_spans`] that can name an item by its number: not a date, a
-/// time or an amount by the counter or word after it (see [`MEASURE_COUNTERS`],
-/// [`MEASURE_WORDS`]), nor an amount by a currency sign before it.
-pub(super) fn item_number_spans(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
-    digit_spans(text).filter(move |&(start, end)| {
-        let after = &text[end..];
-        let counted = MEASURE_COUNTERS.iter().any(|c| after.starts_with(c));
-        let word: String = after
-            .strip_prefix(' ')
-            .unwrap_or(after)
-            .chars()
-            .take_while(char::is_ascii_alphabetic)
-            .collect::<String>()
-            .to_ascii_lowercase();
-        let measured = MEASURE_WORDS.contains(&word.as_str());
-        let priced = text[..start].ends_with(['$', '₩', '€', '£']);
-        !counted && !measured && !priced
-    })
+/// Whether the number at `start..end` of `text` (one of [`digit_spans`]) writes `choice`'s
+/// value: the same number, and — unless the choice is a quantity, labelled by its number
+/// alone ("13200원" writes 13200) — written as the number of an item, not as a date, a time
+/// or an amount by the counter or word after it (see [`MEASURE_COUNTERS`],
+/// [`MEASURE_WORDS`]) or a currency sign before it: "3월" is no habit 3.
+pub(super) fn writes(text: &str, (start, end): (usize, usize), choice: &ValueChoice) -> bool {
+    let run = &text[start..end];
+    choice
+        .value
+        .as_number()
+        .is_some_and(|n| n.to_string() == run)
+        && (choice.label == run || names_an_item(text, start, end))
 }
 
-/// The choices with a number for a value that `text` writes, in the order written (each
-/// once): a choice labelled by its number alone is a quantity, written by any number of its
-/// own ("13200원"); another is an item, written only as the number of an item (see
-/// [`item_number_spans`]: "3월" is no habit 3).
+/// Whether the number at `start..end` of `text` is not a date, a time or an amount; see
+/// [`writes`].
+fn names_an_item(text: &str, start: usize, end: usize) -> bool {
+    let after = &text[end..];
+    let counted = MEASURE_COUNTERS.iter().any(|c| after.starts_with(c));
+    let word: String = after
+        .strip_prefix(' ')
+        .unwrap_or(after)
+        .chars()
+        .take_while(char::is_ascii_alphabetic)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let measured = MEASURE_WORDS.contains(&word.as_str());
+    let priced = text[..start].ends_with(['$', '₩', '€', '£']);
+    !counted && !measured && !priced
+}
+
+/// The choices with a number for a value that `text` writes (see [`writes`]), in the order
+/// written (each once).
 pub(crate) fn numbers_written(text: &str, choices: &[ValueChoice]) -> Vec<usize> {
-    let items: Vec<(usize, usize)> = item_number_spans(text).collect();
     let mut found = Vec::new();
-    for (start, end) in digit_spans(text) {
-        let run = &text[start..end];
-        let is_item = items.contains(&(start, end));
-        let hit = choices.iter().position(|c| {
-            c.value.as_number().is_some_and(|n| n.to_string() == run) && (is_item || c.label == run)
-        });
+    for span in digit_spans(text) {
+        let hit = choices.iter().position(|c| writes(text, span, c));
         if let Some(i) = hit
             && !found.contains(&i)
         {
