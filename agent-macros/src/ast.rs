@@ -207,7 +207,7 @@ impl Param {
             for attr in &attrs.argument_only {
                 cx.error_spanned_by(
                     attr,
-                    "an injected `Dep<T>` parameter is not part of the schema: it takes no `#[serde]`, `#[schemars]`, `#[values]` or `#[from_request]`",
+                    "an injected `Dep<T>` parameter is not part of the schema: it takes no `#[serde]`, `#[schemars]`, `#[values]`, `#[from_request]` or `#[composed]`",
                 );
             }
         }

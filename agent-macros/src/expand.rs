@@ -391,6 +391,13 @@ fn generate(attr: &ToolAttr, tool: &ToolFn, krate: &syn::Path) -> TokenStream {
             let name = &param.json_name;
             quote!(.from_request(#name))
         });
+    let composed = tool
+        .arguments()
+        .filter(|param| param.attrs.composed.is_some())
+        .map(|param| {
+            let name = &param.json_name;
+            quote!(.composed(#name))
+        });
     let confirm_if = attr.confirm_if.as_ref().map(|expr| {
         // Unparsable arguments never reach the handler; asking is the safe answer.
         let predicate = bound_closure(
@@ -469,6 +476,7 @@ fn generate(attr: &ToolAttr, tool: &ToolFn, krate: &syn::Path) -> TokenStream {
                     #(#examples)*
                     #(#values)*
                     #(#copied)*
+                    #(#composed)*
                     #(#constraints)*
                     #reply
                     #undo

@@ -1,5 +1,5 @@
 //! The attributes on one parameter: `///` docs, `#[serde(...)]`, `#[schemars(...)]`,
-//! `#[values(...)]`, `#[from_request]` and `#[dep]`.
+//! `#[values(...)]`, `#[from_request]`, `#[composed]` and `#[dep]`.
 //!
 //! Every key of `#[serde]` and `#[schemars]` is checked here, on its own tokens, against what
 //! the tool can keep true: the summary check, the `# Arguments` lookup, the schema the model
@@ -71,6 +71,8 @@ pub(crate) struct ParamAttrs {
     pub(crate) values: Option<Expr>,
     /// `#[from_request]`.
     pub(crate) from_request: Option<Span>,
+    /// `#[composed]`.
+    pub(crate) composed: Option<Span>,
     /// `#[dep]`: injected, whatever the type is spelled.
     pub(crate) dep: Option<Span>,
     /// Every attribute other than docs, lints and `#[dep]`, to refuse on an injected
@@ -126,6 +128,12 @@ impl ParamAttrs {
                     Ok(_) => cx.error_spanned_by(&attr, "duplicate `#[from_request]`"),
                     Err(_) => cx.error_spanned_by(&attr, "`#[from_request]` takes no arguments"),
                 }
+            } else if path.is_ident("composed") {
+                match attr.meta.require_path_only() {
+                    Ok(path) if out.composed.is_none() => out.composed = Some(path.span()),
+                    Ok(_) => cx.error_spanned_by(&attr, "duplicate `#[composed]`"),
+                    Err(_) => cx.error_spanned_by(&attr, "`#[composed]` takes no arguments"),
+                }
             } else if path.is_ident("values") {
                 match attr.parse_args::<Expr>() {
                     Ok(provider) if out.values.is_none() => out.values = Some(provider),
@@ -166,7 +174,7 @@ impl ParamAttrs {
             } else {
                 cx.error_spanned_by(
                     &attr,
-                    "unsupported attribute on a #[tool] parameter: only `///` docs, `#[values(...)]`, `#[from_request]`, `#[dep]`, `#[schemars(...)]` and `#[serde(...)]` are allowed",
+                    "unsupported attribute on a #[tool] parameter: only `///` docs, `#[values(...)]`, `#[from_request]`, `#[composed]`, `#[dep]`, `#[schemars(...)]` and `#[serde(...)]` are allowed",
                 );
                 continue;
             }

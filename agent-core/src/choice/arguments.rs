@@ -1,13 +1,16 @@
 //! A model's call, tidied before anyone is asked to confirm it: optional free-text
-//! arguments that only repeat another argument are left out.
+//! arguments that only repeat another argument are left out, and a grounded text copied
+//! from the request ends where its words do, not with the particle or the punctuation that
+//! followed them.
 
 use serde_json::{Map, Value};
 
 use crate::tool::ToolDefinition;
 use crate::tool::schema::admits_type;
 
-/// The optional free-text [`from_request`](crate::ToolDefinitionBuilder::from_request)
-/// parameters of a call of `tool` whose value repeats another argument's, word for word
+/// The optional free-text parameters copied from the request
+/// ([`from_request`](crate::ToolDefinitionBuilder::from_request) or
+/// [grounded](ToolDefinition::grounded_parameters)) of a call of `tool` whose value repeats another argument's, word for word
 /// (spaces at the ends aside): the same words of a request cannot be both the habit and when
 /// it happens, and a small model that copies one stretch into every slot (`framed_text`,
 /// `anchor_when` and `dose_text` all "마음 날씨") means none of the extra ones.
@@ -20,6 +23,7 @@ pub(crate) fn repeated_copies(tool: &ToolDefinition, args: &Map<String, Value>) 
     };
     tool.from_request_parameters()
         .iter()
+        .chain(tool.grounded_parameters())
         .filter(|param| !required.contains(&param.as_str()))
         .filter(|param| free_text(param))
         .filter(|param| !tool.has_value_provider(param))
@@ -34,19 +38,184 @@ pub(crate) fn repeated_copies(tool: &ToolDefinition, args: &Map<String, Value>) 
         .collect()
 }
 
-/// `args` without the [`repeated_copies`] of a call of `tool`.
+/// `args` without the [`repeated_copies`] of a call of `tool`, its grounded texts
+/// [trimmed](trimmed_copy).
 pub(crate) fn tidy(tool: &ToolDefinition, args: &mut Value) {
     if let Some(args) = args.as_object_mut() {
+        let topic = topic_words(tool);
+        let required = tool.required_parameters();
+        for param in tool.grounded_parameters() {
+            let Some(Value::String(text)) = args.get_mut(param) else {
+                continue;
+            };
+            let kept = without_topic(text, &topic);
+            // An optional text that only names the tool's own topic ("timer" for the label
+            // of "set a timer for 10 min") says nothing of its own: it is left out.
+            if !required.contains(&param.as_str())
+                && kept.len() == text.len()
+                && is_topic_only(kept, &topic)
+            {
+                args.remove(param);
+                continue;
+            }
+            let trimmed = trimmed_copy(kept);
+            if !trimmed.is_empty() && trimmed.len() < text.len() {
+                *text = trimmed.to_owned();
+            }
+        }
         for name in repeated_copies(tool, args) {
             args.remove(&name);
         }
     }
 }
 
+/// The words of a tool's description — what it does and what about ("특정 지역의 현재 날씨
+/// 정보 제공": 특정, 지역, 현재, 날씨, 정보, 제공) — as stems: two syllables or more of
+/// Hangul, four letters or more otherwise.
+fn topic_words(tool: &ToolDefinition) -> Vec<String> {
+    tool.description()
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .map(|word| {
+            let stem = TRAILING_PARTICLES
+                .iter()
+                .find_map(|(p, _)| word.strip_suffix(p).filter(|s| s.chars().count() >= 2))
+                .unwrap_or(word);
+            stem.to_owned()
+        })
+        .filter(|w| {
+            let hangul = w.chars().filter(|c| ('가'..='힣').contains(c)).count();
+            hangul >= 2 || (hangul == 0 && w.len() >= 4)
+        })
+        .collect()
+}
+
+/// Whether every word of `text` names the tool's own topic (see [`topic_words`]).
+fn is_topic_only(text: &str, topic: &[String]) -> bool {
+    let mut words = text.split_whitespace().peekable();
+    words.peek().is_some() && words.all(|word| is_topic(word, topic))
+}
+
+/// Whether `word` names the tool's own topic: it contains one of its [`topic_words`] and no
+/// digit ("3시간" is a value, whatever it shares with the topic).
+fn is_topic(word: &str, topic: &[String]) -> bool {
+    let word = word.to_lowercase();
+    !word.chars().any(|c| c.is_ascii_digit()) && topic.iter().any(|t| word.contains(t.as_str()))
+}
+
+/// A copied `text` without the words that name the tool's own topic (see [`topic_words`]):
+/// those it starts with are dropped and it ends before the first other one — the words of
+/// "부산은 지금 날씨가 어때?" that say *weather* are the request's question, not the place.
+/// A text made only of such words is left as it is.
+fn without_topic<'t>(text: &'t str, topic: &[String]) -> &'t str {
+    let is_topic = |word: &str| is_topic(word, topic);
+    let mut start = None;
+    let mut end = text.len();
+    for (at, word) in text
+        .split_whitespace()
+        .map(|w| (w.as_ptr() as usize - text.as_ptr() as usize, w))
+    {
+        match (start, is_topic(word)) {
+            (None, true) => {}
+            (None, false) => start = Some(at),
+            (Some(_), true) => {
+                end = at;
+                break;
+            }
+            (Some(_), false) => {}
+        }
+    }
+    match start {
+        Some(start) => text[start..end].trim_end(),
+        None => text,
+    }
+}
+
+/// Korean particles and endings that follow a name in a request ("부산은", "학부모총회가",
+/// "판교역이에요"), longest first, each with whether the syllable before it must end in a
+/// consonant (`Some(true)`), a vowel (`Some(false)`), or either (`None`). Particles that
+/// also end common nouns ("이" of 고양이, "도" of 제주도) are not among them.
+const TRAILING_PARTICLES: &[(&str, Option<bool>)] = &[
+    ("이에요", Some(true)),
+    ("이라는", Some(true)),
+    ("입니다", None),
+    ("으로", Some(true)),
+    ("에서", None),
+    ("까지", None),
+    ("부터", None),
+    ("한테", None),
+    ("에게", None),
+    ("이랑", Some(true)),
+    ("라는", Some(false)),
+    ("예요", Some(false)),
+    ("은", Some(true)),
+    ("는", Some(false)),
+    ("을", Some(true)),
+    ("를", Some(false)),
+    ("가", Some(false)),
+    ("과", Some(true)),
+    ("와", Some(false)),
+    ("로", Some(false)),
+    ("랑", Some(false)),
+    ("에", None),
+    ("의", None),
+    ("좀", None),
+];
+
+/// A text copied from a request without the punctuation after it and the particle its last
+/// word carries, when at least two syllables of that word are left: "부산은" → "부산",
+/// "테크세미나가" → "테크세미나", "내용이야?" → "내용이야"; "요가" stays.
+pub(crate) fn trimmed_copy(text: &str) -> &str {
+    let text = text.trim_end_matches(|c: char| c.is_whitespace() || ".,!?~;:".contains(c));
+    let last_word = text.rsplit(char::is_whitespace).next().unwrap_or(text);
+    for (particle, after_consonant) in TRAILING_PARTICLES {
+        let Some(stem) = last_word.strip_suffix(particle) else {
+            continue;
+        };
+        let Some(last) = stem.chars().last().filter(|c| ('가'..='힣').contains(c)) else {
+            continue;
+        };
+        let has_final = (u32::from(last) - 0xAC00) % 28 != 0;
+        if stem.chars().count() >= 2 && after_consonant.is_none_or(|c| c == has_final) {
+            return &text[..text.len() - particle.len()];
+        }
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::tool::ValueChoice;
+
+    #[test]
+    fn a_copied_name_holds_no_word_of_the_tools_topic() {
+        let topic: Vec<String> = ["날씨", "현재", "정보"].map(String::from).to_vec();
+        assert_eq!(
+            without_topic("부산은 지금 날씨가 어때?", &topic),
+            "부산은 지금"
+        );
+        assert_eq!(without_topic("현재 베이징 날씨", &topic), "베이징");
+        assert_eq!(without_topic("날씨 정보", &topic), "날씨 정보");
+        assert_eq!(without_topic("백현동", &topic), "백현동");
+        assert_eq!(without_topic("3현재 뒤", &topic), "3현재 뒤");
+    }
+
+    #[test]
+    fn a_copied_name_ends_where_its_words_do() {
+        assert_eq!(trimmed_copy("부산은"), "부산");
+        assert_eq!(trimmed_copy("테크세미나가"), "테크세미나");
+        assert_eq!(trimmed_copy("판교역이에요"), "판교역");
+        assert_eq!(trimmed_copy("어벤저스 엔드게임은"), "어벤저스 엔드게임");
+        assert_eq!(trimmed_copy("천지연폭포까지"), "천지연폭포");
+        assert_eq!(trimmed_copy("무슨 내용이야?"), "무슨 내용이야");
+        // A particle's ending that is part of a short noun, or after the wrong syllable, stays.
+        assert_eq!(trimmed_copy("요가"), "요가");
+        assert_eq!(trimmed_copy("고양이"), "고양이");
+        assert_eq!(trimmed_copy("제주도"), "제주도");
+        assert_eq!(trimmed_copy("소금을"), "소금");
+        assert_eq!(trimmed_copy("kpop mix"), "kpop mix");
+    }
 
     #[test]
     fn an_optional_copy_that_repeats_another_argument_is_named() {

@@ -12,6 +12,7 @@
 //! | `mentions.rs` | which of a parameter's values a request mentions |
 //! | `labels.rs` | free-text values a request labels ("메모: …") |
 //! | `params.rs` | a tool's parameters read against a request: narrowed values, what was said |
+//! | `quantities.rs` | the quantities a request writes ("92,000원", "13만", "네 명") and which number parameter each is for |
 //! | `ordinal.rs` | which item of a list a request points at ("두 번째 거", "the first one") |
 //! | `undo.rs` | whether a request asks to take back the last action ("방금 거 취소해줘", "undo that") |
 
@@ -20,6 +21,7 @@ mod mentions;
 mod numbers;
 mod ordinal;
 mod params;
+mod quantities;
 mod text;
 mod undo;
 

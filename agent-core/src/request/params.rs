@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::labels::value_after;
 use super::mentions::{mentioned, targeted};
 use super::numbers::{numbers_with_unit, numbers_within, numbers_written};
+use super::quantities::{grounded_numbers, quantities};
 use super::text::{Request, has_hangul};
 use crate::tool::schema::admits_type;
 use crate::tool::{ToolDefinition, ValueChoice};
@@ -73,6 +74,21 @@ pub(crate) fn keep_mentioned(tool: &ToolDefinition, params: &mut Params, request
             }
         }
     }
+    // A grounded number takes a quantity the request writes for it; an optional one the
+    // request writes none for is left out.
+    let found = quantities(lower);
+    for param in tool.grounded_parameters() {
+        if !tool
+            .parameter(param)
+            .is_some_and(|p| admits_type(p, "integer") || admits_type(p, "number"))
+        {
+            continue;
+        }
+        let values = grounded_numbers(tool, param, lower, &found);
+        if !values.is_empty() || !required.contains(&param.as_str()) {
+            params.insert(param.clone(), values);
+        }
+    }
     // A labelled value is the only one the call may write (see `labelled`).
     for (param, value) in labelled(tool, request) {
         params.insert(param, vec![ValueChoice::new(value.clone(), value)]);
@@ -81,7 +97,8 @@ pub(crate) fn keep_mentioned(tool: &ToolDefinition, params: &mut Params, request
 
 /// The optional parameters of `tool` whose value the request said, judged from this turn's
 /// narrowed `params` (see [`keep_mentioned`]): `from_request` parameters with a value
-/// provider that kept a value, and free-text ones the request labels (see [`labelled`]).
+/// provider that kept a value, free-text ones the request labels (see [`labelled`]), and
+/// grounded numbers it writes a quantity for ("under 30 minutes").
 /// The person said "어제", so the call writes `date: "yesterday"` rather than leaving it out
 /// and meaning today; they said "수면", so the search names it; they wrote "메모: 20쪽 읽음",
 /// so the call carries the note; they wrote "3개만", so the search asks for three. Numbers
@@ -100,11 +117,23 @@ pub(crate) fn said(tool: &ToolDefinition, params: &Params, request: &Request) ->
             admits_type(prop, "integer") && !numbers_with_unit(lower, Some(prop)).is_empty()
         })
     };
+    // A grounded number keeps a value only where the request labels one for it.
+    let grounded_number = |param: &str| {
+        tool.grounded_parameters().iter().any(|p| p == param)
+            && tool
+                .parameter(param)
+                .is_some_and(|p| admits_type(p, "integer") || admits_type(p, "number"))
+    };
     tool.from_request_parameters()
         .iter()
         .filter(|param| {
             tool.has_value_provider(param) || free_text(param.as_str()) || with_unit(param.as_str())
         })
+        .chain(
+            tool.grounded_parameters()
+                .iter()
+                .filter(|param| grounded_number(param.as_str())),
+        )
         .filter(|param| params.get(*param).is_some_and(|kept| !kept.is_empty()))
         .filter(|param| !required.contains(&param.as_str()))
         .cloned()
@@ -298,6 +327,71 @@ mod tests {
             .into_iter()
             .map(|(param, choices)| (param, choices.into_iter().map(|c| c.value).collect()))
             .collect()
+    }
+
+    /// The numbers of a grounded (undeclared) tool as `keep_mentioned` leaves them.
+    fn grounded_numbers_of(schema: Value, request: &str) -> BTreeMap<String, Vec<Value>> {
+        let tool = ToolDefinition::builder("t", "d")
+            .schema(ToolSchema::from_validation(schema))
+            .handler(|_| std::future::ready(ToolResult::ok(serde_json::json!({}))))
+            .build()
+            .expect("tool");
+        let mut params = BTreeMap::new();
+        keep_mentioned(&tool, &mut params, &Request::new(request));
+        params
+            .into_iter()
+            .map(|(param, choices)| (param, choices.into_iter().map(|c| c.value).collect()))
+            .collect()
+    }
+
+    #[test]
+    fn grounded_numbers_are_the_quantities_written_for_them() {
+        let bmi = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "height": {"type": "number", "description": "센티미터 단위의 키"},
+                "weight": {"type": "number", "description": "킬로그램 단위의 무게"}
+            },
+            "required": ["height", "weight"]
+        });
+        let params = grounded_numbers_of(bmi.clone(), "몸무게75키로에 키180으로 계산해줘");
+        assert_eq!(
+            params["height"],
+            [Value::from(180)],
+            "labelled by the word before"
+        );
+        assert_eq!(params["weight"], [Value::from(75)]);
+        let params = grounded_numbers_of(bmi.clone(), "BMI 알려줘");
+        assert!(
+            params.is_empty(),
+            "required and not written: left to the model"
+        );
+
+        let split = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "bill_total": {"type": "number", "description": "청구된 총 금액"},
+                "num_people": {"type": "integer", "description": "나누어 내는 사람들의 수"},
+                "tip": {"type": "integer", "description": "팁 비율"}
+            },
+            "required": ["bill_total", "num_people"]
+        });
+        let params = grounded_numbers_of(split, "참석한 사람은 네명이고 총액은 92,000원이야");
+        assert_eq!(
+            params["num_people"],
+            [Value::from(4)],
+            "a counter of people"
+        );
+        assert_eq!(
+            params["bill_total"],
+            [Value::from(92000)],
+            "what no other parameter is labelled by"
+        );
+        assert_eq!(
+            params["tip"],
+            Vec::<Value>::new(),
+            "optional and unlabelled: left out"
+        );
     }
 
     #[test]

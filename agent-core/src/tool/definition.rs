@@ -143,6 +143,8 @@ pub struct ToolDefinition {
     pub(crate) examples: Vec<Example>,
     pub(crate) values: Vec<(String, ValueProvider)>,
     pub(crate) from_request: Vec<String>,
+    /// Parameters read from the request by default (see [`ToolDefinition::grounded_parameters`]).
+    pub(crate) grounded: Vec<String>,
     pub(crate) reply: Option<ReplyFn>,
     pub(crate) undo: Option<Arc<dyn UndoHandler>>,
 }
@@ -162,6 +164,10 @@ pub struct ToolDeclaration {
     /// [`ToolDefinitionBuilder::from_request`]).
     #[serde(skip)]
     pub from_request: Vec<String>,
+    /// String parameters whose text a model copies from the user's message: the
+    /// `from_request` ones and the [grounded](ToolDefinition::grounded_parameters) ones.
+    #[serde(skip)]
+    pub copied: Vec<String>,
     /// What the tool does, from the fn's doc comment.
     pub description: String,
     /// The shaped JSON Schema of the arguments (root `type: object`).
@@ -193,6 +199,7 @@ impl ToolDefinition {
             examples: Vec::new(),
             values: Vec::new(),
             from_request: Vec::new(),
+            composed: Vec::new(),
             reply: None,
             undo: None,
             constraints: Vec::new(),
@@ -306,6 +313,21 @@ impl ToolDefinition {
         &self.from_request
     }
 
+    /// The parameters a model's call takes from the request without being declared
+    /// [`from_request`](ToolDefinitionBuilder::from_request), in declaration order: every
+    /// plain string (no `enum`, `const`, `format` or `pattern`, and no description that
+    /// prescribes a layout such as `YYYY-MM-DD`) and every number or integer without `enum`
+    /// or `const`, unless it has a value provider or is marked
+    /// [`composed`](ToolDefinitionBuilder::composed). The model writes such a string as a
+    /// stretch of the request, and such a number as one the request writes — in digits or
+    /// in Korean number words ("13만", "네 명") — labelled by a word of the parameter's
+    /// description where one is ("키 160"); an optional one the request writes no number
+    /// for is left out. A tool declared at run time (from JSON, from an MCP server) so gets
+    /// arguments a person wrote rather than ones the model makes up.
+    pub fn grounded_parameters(&self) -> &[String] {
+        &self.grounded
+    }
+
     /// The names the parameter schema requires.
     pub fn required_parameters(&self) -> Vec<&str> {
         self.schema
@@ -401,6 +423,12 @@ impl ToolDefinition {
             name: self.name.to_string(),
             label: self.label.to_string(),
             from_request: self.from_request.clone(),
+            copied: self
+                .from_request
+                .iter()
+                .chain(&self.grounded)
+                .cloned()
+                .collect(),
             description: self.description.to_string(),
             parameters: self.schema.parameters.clone(),
         }
@@ -444,6 +472,7 @@ pub struct ToolDefinitionBuilder {
     examples: Vec<(String, Value)>,
     values: Vec<(String, ValueProvider)>,
     from_request: Vec<String>,
+    composed: Vec<String>,
     reply: Option<ReplyFn>,
     undo: Option<Arc<dyn UndoHandler>>,
     /// `(param, attribute)`: a `#[schemars(range | length | regex …)]` the macro saw, which
@@ -593,6 +622,15 @@ impl ToolDefinitionBuilder {
         self
     }
 
+    /// Marks parameter `param` as text the model composes — a message it writes, a
+    /// translation, a summary — rather than text of the request: it is left out of the
+    /// [grounded](ToolDefinition::grounded_parameters) parameters, so the model writes it
+    /// freely (within its schema).
+    pub fn composed(mut self, param: impl Into<String>) -> Self {
+        self.composed.push(param.into());
+        self
+    }
+
     /// The sentence the runtime answers with after a successful call of this tool when the
     /// model's own words are not usable (empty, an echo of the request, or a number the
     /// results do not contain): written from the result's `data`, e.g. "운동 습관 2개를
@@ -709,6 +747,7 @@ impl ToolDefinitionBuilder {
             .iter()
             .map(|(param, _)| param)
             .chain(&self.from_request)
+            .chain(&self.composed)
             .find(|param| !known(param));
         if let Some(param) = unknown {
             return Err(DefinitionError::UnknownValuesParameter {
@@ -735,6 +774,11 @@ impl ToolDefinitionBuilder {
             .into_iter()
             .map(|(request, args)| Example::new(request).call(name.to_string(), args))
             .collect();
+        let grounded = grounded(&schema.parameters, |param| {
+            self.from_request.iter().any(|p| p == param)
+                || self.composed.iter().any(|p| p == param)
+                || self.values.iter().any(|(p, _)| p == param)
+        });
         Ok(ToolDefinition {
             name,
             description: self.description,
@@ -753,11 +797,61 @@ impl ToolDefinitionBuilder {
             access: self.access,
             examples,
             values: self.values,
+            grounded,
             from_request: self.from_request,
             reply: self.reply,
             undo: self.undo,
         })
     }
+}
+
+/// The properties of `parameters` that are grounded by default (see
+/// [`ToolDefinition::grounded_parameters`]), less those `declared` otherwise.
+fn grounded(parameters: &Value, declared: impl Fn(&str) -> bool) -> Vec<String> {
+    let Some(properties) = parameters.get("properties").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    properties
+        .iter()
+        .filter(|(name, _)| !declared(name))
+        .filter(|(_, prop)| {
+            let has = |key: &str| prop.get(key).is_some();
+            let types: Vec<&str> = match prop.get("type") {
+                Some(Value::String(t)) => vec![t.as_str()],
+                Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+                _ => Vec::new(),
+            };
+            let types: Vec<&str> = types.into_iter().filter(|t| *t != "null").collect();
+            let [ty] = types.as_slice() else {
+                return false;
+            };
+            if has("enum") || has("const") {
+                return false;
+            }
+            match *ty {
+                "string" => {
+                    let description = prop
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .unwrap_or("");
+                    !has("format") && !has("pattern") && !prescribes_layout(description)
+                }
+                "integer" | "number" => true,
+                _ => false,
+            }
+        })
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
+/// Whether a parameter's description prescribes a layout its text must have (`YYYY-MM-DD`,
+/// `HH:MM`, ISO 8601): such text is written by the model, not copied.
+fn prescribes_layout(description: &str) -> bool {
+    const LAYOUTS: [&str; 7] = [
+        "yyyy", "mm-dd", "mm/dd", "hh:mm", "iso 8601", "iso8601", "rfc 3339",
+    ];
+    let lower = description.to_lowercase();
+    LAYOUTS.iter().any(|layout| lower.contains(layout))
 }
 
 /// Compiles an output schema, which must have an object root: MCP requires one, and
@@ -805,6 +899,48 @@ mod tests {
 
     fn noop(_: CallContext) -> std::future::Ready<ToolResult> {
         std::future::ready(ToolResult::ok(json!({})))
+    }
+
+    #[test]
+    fn plain_strings_and_numbers_are_grounded_unless_declared_otherwise() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "location": {"type": "string", "description": "지역 이름"},
+                "date": {"type": "string", "description": "날짜(YYYY-MM-DD)"},
+                "day": {"type": "string", "format": "date"},
+                "unit": {"type": "string", "enum": ["c", "f"]},
+                "message": {"type": "string"},
+                "query": {"type": "string"},
+                "habit": {"type": "string"},
+                "amount": {"type": ["number", "null"]},
+                "count": {"type": "integer"},
+                "flag": {"type": "boolean"}
+            },
+            "required": ["location"]
+        });
+        let tool = ToolDefinition::builder("t", "d")
+            .schema(ToolSchema::from_validation(schema))
+            .composed("message")
+            .from_request("query")
+            .values("habit", || vec![crate::tool::ValueChoice::new("a", "a")])
+            .handler(noop)
+            .build()
+            .expect("tool");
+        assert_eq!(tool.grounded_parameters(), ["location", "amount", "count"]);
+        let declaration = tool.declaration();
+        assert_eq!(declaration.copied, ["query", "location", "amount", "count"]);
+        let unknown = ToolDefinition::builder("t", "d")
+            .schema(ToolSchema::from_validation(
+                json!({"type": "object", "properties": {}}),
+            ))
+            .composed("nothing")
+            .handler(noop)
+            .build();
+        assert!(matches!(
+            unknown,
+            Err(DefinitionError::UnknownValuesParameter { .. })
+        ));
     }
 
     #[test]

@@ -208,6 +208,7 @@ mod tests {
             name: name.into(),
             label: name.into(),
             from_request: Vec::new(),
+            copied: Vec::new(),
             description: description.into(),
             parameters: json!({
                 "properties": {

@@ -289,7 +289,7 @@ pub(crate) fn call_node(
                     .collect();
                 let parameters = with_required(&format.key_order(&tool.parameters), &require);
                 let copies = schema::Copies {
-                    params: &tool.from_request,
+                    params: &tool.copied,
                     source: quote,
                 };
                 Node::seq(vec![
@@ -407,6 +407,7 @@ pub(crate) mod tests {
                 name: "search_catalog".into(),
                 label: "습관 검색".into(),
                 from_request: Vec::new(),
+                copied: Vec::new(),
                 description: "카탈로그에서 습관 프로토콜을 찾습니다.".into(),
                 parameters: json!({
                     "type": "object",
@@ -420,6 +421,7 @@ pub(crate) mod tests {
                 name: "log_tracker_entry".into(),
                 label: "기록하기".into(),
                 from_request: Vec::new(),
+                copied: Vec::new(),
                 description: "기록을 남깁니다.\n여러 줄 설명.".into(),
                 parameters: json!({
                     "type": "object",
@@ -435,6 +437,7 @@ pub(crate) mod tests {
                 name: "list_active_habits".into(),
                 label: "목록".into(),
                 from_request: Vec::new(),
+                copied: Vec::new(),
                 description: "목록".into(),
                 parameters: json!({"type": "object", "properties": {}}),
             },
