@@ -1,5 +1,6 @@
 //! Whether a request asks for the action of a tool: each tool's *cues* — the stems of the
-//! words its label, name and own examples use that no other tool's do ("삭제" for "할 일
+//! words its label, name and own examples use (not the words of the values they pass) that
+//! no other tool's do ("삭제" for "할 일
 //! 삭제", "추가" for "습관 추가", "delete") — found in the request, or negated there ("지우지는
 //! 말고", "don't delete"). A destructive call needs more than the nearest tool: the request
 //! must ask for that action, or the evidence for the tool must be strong.
@@ -21,6 +22,9 @@ pub(super) struct Actions {
     /// The tools whose name or label says an action done to something that exists
     /// (completing, deleting, changing, cancelling one).
     on_what_exists: BTreeSet<String>,
+    /// The stems of each tool's label and description: what it is about ("recipe" is no
+    /// word of a shopping list's tools).
+    topics: HashMap<String, BTreeSet<String>>,
 }
 
 impl Actions {
@@ -45,8 +49,18 @@ impl Actions {
                 let mut counts: HashMap<String, usize> = HashMap::new();
                 for example in registry.examples() {
                     if example.plan().as_slice() == [tool.name()] {
+                        // The words of the values it passes ("milk" of "take milk off the
+                        // list") are what it acts on, not the action.
+                        let passed: BTreeSet<String> = example
+                            .calls()
+                            .iter()
+                            .flat_map(|call| string_values(&call.args))
+                            .flat_map(|text| stems_of(&text))
+                            .collect();
                         for stem in stems_of(example.request()) {
-                            *counts.entry(stem).or_default() += 1;
+                            if !passed.contains(&stem) {
+                                *counts.entry(stem).or_default() += 1;
+                            }
                         }
                     }
                 }
@@ -123,11 +137,39 @@ impl Actions {
             tool_cues.dedup();
             cues.insert(tool.clone(), tool_cues);
         }
+        let described: Vec<(String, BTreeSet<String>)> = registry
+            .tools()
+            .map(|tool| {
+                // Not the name: its words are an identifier's ("list" of `list_tasks`).
+                let text = format!("{} {}", tool.label(), tool.description());
+                let stems = stems_of(&text)
+                    .into_iter()
+                    .filter(|stem| !values.contains(stem))
+                    .collect();
+                (tool.name().to_owned(), stems)
+            })
+            .collect();
+        let topics = described.into_iter().collect();
         Self {
             cues,
             verb_cues,
             on_what_exists,
+            topics,
         }
+    }
+
+    /// Whether `request` names what another tool is about and nothing `tool` is about:
+    /// "delete the beef stew recipe" names a recipe, which the app's tool that deletes from
+    /// a shopping list is not about.
+    pub(super) fn about_another(&self, tool: &str, request: &Request) -> bool {
+        let words = stems_of(request.lower());
+        let Some(own) = self.topics.get(tool) else {
+            return false;
+        };
+        !words.iter().any(|word| own.contains(word))
+            && self.topics.iter().any(|(other, stems)| {
+                other != tool && words.iter().any(|word| stems.contains(word))
+            })
     }
 
     /// Whether `tool`'s name or label says an action done to something that exists
@@ -248,6 +290,16 @@ fn stem(word: &str) -> Option<String> {
     }
     let stem: String = word.chars().take(2).collect();
     (stem.chars().count() == 2).then_some(stem)
+}
+
+/// The strings of a call's arguments, nested ones included.
+fn string_values(args: &Value) -> Vec<String> {
+    match args {
+        Value::String(text) => vec![text.clone()],
+        Value::Array(items) => items.iter().flat_map(string_values).collect(),
+        Value::Object(map) => map.values().flat_map(string_values).collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The stems of the words of every value the registry's providers offer now, and of the

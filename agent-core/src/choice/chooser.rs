@@ -713,7 +713,8 @@ impl Chooser {
     /// tuning's destructive confidence, see
     /// [`with_destructive_confidence`](Self::with_destructive_confidence)); and never where
     /// the request says not to, where it asks *about* an action rather than for it
-    /// (`Request::asks_about`), or — for a first step that completes, deletes, changes or
+    /// (`Request::asks_about`), where it says not to do another action and does not say
+    /// this one, or — for a first step that completes, deletes, changes or
     /// cancels something — where it leaves a required parameter with a provider unnamed (a
     /// message not in Korean over values labelled in Korean is given the benefit of the doubt,
     /// see [`OtherScript`]). The nearest tool to a request for something the app cannot do is
@@ -758,6 +759,13 @@ impl Chooser {
             .actions
             .main_ask(request)
             .is_some_and(|tool| !self.destructive.iter().any(|d| d == tool));
+        // A request that says not to do one action ("don't put them on the list", "기록은
+        // 하지 마") asks for no other write it does not say either: what is near it is the
+        // refused action's neighbour.
+        let refuses = self
+            .destructive
+            .iter()
+            .any(|tool| self.actions.said(tool, request) == Said::Refused);
         let asked = |plan: &Plan| {
             plan.iter()
                 .enumerate()
@@ -769,7 +777,9 @@ impl Chooser {
                             Said::Asked => true,
                             Said::Refused => false,
                             Said::Nothing => {
-                                !reads && probability(step) >= self.tuning.destructive_confidence
+                                !reads
+                                    && !refuses
+                                    && probability(step) >= self.tuning.destructive_confidence
                             }
                         }
                 })
@@ -834,7 +844,8 @@ impl Chooser {
     /// reading is not sure of (below [`SURE_PLAN`]): "낼까지 택배 반품 접수하는 거
     /// 적어놔줘" asks to add, whatever the nearest examples are. Not where the message asks
     /// *about* its action (how, why, what if — `Request::asks_about`), nor where it asks
-    /// for an action no tool does; a plan of two steps is the evidence's own. A destructive
+    /// for an action no tool does, nor where it names what another tool is about and nothing
+    /// this one is (`Actions::about_another`); a plan of two steps is the evidence's own. A destructive
     /// tool is taken this way only where the request also names a value of each of its
     /// required parameters that has a provider: "바꿔" alone does not ask to change a due
     /// date when no day is named.
@@ -853,6 +864,11 @@ impl Chooser {
             return plan;
         };
         if self.asks_unsupported(request) {
+            return plan;
+        }
+        // The action's word with the thing of another tool ("delete the recipe" to an app
+        // that deletes only from a shopping list) asks for what no tool does.
+        if self.actions.about_another(asked, request) {
             return plan;
         }
         let swap = match plan.first() {
