@@ -24,7 +24,11 @@
 //! been looked at and are tuned on like dev; the figures of all three held-out ones have been
 //! reported), with
 //! `--examples N` of each tool's eight declared examples (default 3; 0 leaves the tools with
-//! their declarations alone). A held-out split (any whose name ends in `heldout`) prints its
+//! their declarations alone). `--domain kitchen` is an English cooking helper whose seven
+//! tools arrive at run time as OpenAI-style JSON with no parameter marked (so its arguments
+//! are grounded by the runtime's defaults alone) and three examples each; splits `dev` and
+//! `heldout`, written by someone who had read only the declarations, and judged with the
+//! runtime's English words. A held-out split (any whose name ends in `heldout`) prints its
 //! figures only, never its cases.
 //!
 //! Each case runs in a fresh session (the preamble restored, not re-evaluated) over a fresh
@@ -66,7 +70,9 @@ use std::time::{Duration, Instant};
 
 use agent_core::choice::{Candidate, Chooser, Evidence, NoModel, Replay, Strategy};
 use agent_core::llm::gemma::{GemmaBackend, GemmaOptions, PromptFormat, Threads};
-use agent_core::{Agent, AgentEvent, ApproveAll, ChatConfig, Dispatcher, Registry, ToolResult};
+use agent_core::{
+    Agent, AgentEvent, ApproveAll, ChatConfig, Dispatcher, Messages, Registry, ToolResult,
+};
 use habit_tools::COACH_INSTRUCTIONS;
 use serde_json::Value;
 
@@ -79,6 +85,8 @@ mod conversations;
 // Test domains declared as a newcomer would (see `eval/domains/NEWCOMER_NOTES.md`).
 #[path = "eval/domains/expense.rs"]
 mod expense;
+#[path = "eval/domains/kitchen.rs"]
+mod kitchen;
 #[path = "eval/domains/todo.rs"]
 mod todo;
 
@@ -131,7 +139,7 @@ fn main() {
     let started = Instant::now();
     for case in &cases {
         let registry = args.registry();
-        let config = ChatConfig::new(args.instructions(), &registry);
+        let config = args.config(&registry);
         let session = backend
             .session(config)
             .unwrap_or_else(|e| fail(&format!("session: {e}")));
@@ -139,6 +147,7 @@ fn main() {
         let sink = Arc::clone(&record);
         let turn_started = Instant::now();
         let mut agent = Agent::new(session, Arc::clone(&registry))
+            .with_messages(args.messages())
             .with_confirmer(ApproveAll)
             .with_chooser(chooser.clone())
             .with_events(move |event| {
@@ -668,7 +677,7 @@ fn choice_grid(
     use agent_core::ChatSession;
     let registry = args.registry();
     let tools = Dispatcher::new(Arc::clone(&registry), ApproveAll);
-    let config = ChatConfig::new(args.instructions(), &registry);
+    let config = args.config(&registry);
     let mut session = backend
         .session(config)
         .unwrap_or_else(|e| fail(&format!("session: {e}")));
@@ -1096,7 +1105,7 @@ fn seeded_registry() -> Arc<Registry> {
 }
 
 /// The splits of each domain.
-const SPLITS: [(&str, &[&str]); 3] = [
+const SPLITS: [(&str, &[&str]); 4] = [
     (
         "habit",
         &[
@@ -1139,6 +1148,7 @@ const SPLITS: [(&str, &[&str]); 3] = [
             "fresh6-heldout",
         ],
     ),
+    ("kitchen", &["dev", "heldout"]),
 ];
 
 impl Args {
@@ -1147,6 +1157,9 @@ impl Args {
         let built = match self.domain.as_str() {
             "todo" => todo::registry_builder(todo::seeded(), self.examples).build(),
             "expense" => expense::registry_builder(expense::seeded(), self.examples).build(),
+            "kitchen" => kitchen::registry_builder(kitchen::seeded(), self.examples)
+                .unwrap_or_else(|e| fail(&e))
+                .build(),
             _ => return seeded_registry(),
         };
         Arc::new(built.unwrap_or_else(|e| fail(&format!("{} registry: {e}", self.domain))))
@@ -1157,8 +1170,23 @@ impl Args {
         match self.domain.as_str() {
             "todo" => todo::INSTRUCTIONS,
             "expense" => expense::INSTRUCTIONS,
+            "kitchen" => kitchen::INSTRUCTIONS,
             _ => COACH_INSTRUCTIONS,
         }
+    }
+
+    /// The runtime's words for the domain's language: English for the kitchen helper.
+    fn messages(&self) -> Messages {
+        match self.domain.as_str() {
+            "kitchen" => Messages::english(),
+            _ => Messages::default(),
+        }
+    }
+
+    /// The session's configuration: the instructions over `registry`, in the domain's
+    /// language.
+    fn config(&self, registry: &Registry) -> ChatConfig {
+        ChatConfig::new(self.instructions(), registry).with_messages(&self.messages())
     }
 }
 
@@ -1248,7 +1276,7 @@ impl Args {
             }
         }
         let Some((_, splits)) = SPLITS.iter().find(|(domain, _)| *domain == args.domain) else {
-            fail("--domain is habit, todo or expense");
+            fail("--domain is habit, todo, expense or kitchen");
         };
         if !splits.contains(&args.split.as_str()) {
             fail(&format!(

@@ -8,7 +8,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use agent_core::{Agent, ApproveAll, ChatConfig};
+use agent_core::{Agent, ApproveAll};
 use serde_json::{Value, json};
 
 use super::{
@@ -83,7 +83,7 @@ pub(crate) fn run(args: &Args) {
     let started = Instant::now();
     for conversation in &conversations {
         let registry = args.registry();
-        let config = ChatConfig::new(args.instructions(), &registry);
+        let config = args.config(&registry);
         let session = backend
             .session(config)
             .unwrap_or_else(|e| fail(&format!("session: {e}")));
