@@ -50,7 +50,7 @@
 //! - median time to the first answer character and to the end of the turn, tool execution
 //!   included.
 //!
-//! Flags: `--domain habit|todo|expense`, `--split NAME`, `--examples N`, `--strategy combined|router|channels|model`,
+//! Flags: `--domain habit|todo|expense|kitchen`, `--split NAME`, `--examples N`, `--strategy combined|router|channels|model`,
 //! `--format json|python|function_gemma`, `--limit N`, `--hints N` (labelled values listed
 //! per restricted parameter, 0 = none), `--preamble-examples N` (per tool), `--reading-blocks N`
 //! (blocks of the model tool choice reads requests with, 0 = none), `--reading-channels W`
