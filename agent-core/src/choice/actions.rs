@@ -1,9 +1,10 @@
 //! Whether a request asks for the action of a tool: each tool's *cues* — the stems of the
 //! words its label, name and own examples use (not the words of the values they pass) that
-//! no other tool's do ("삭제" for "할 일
-//! 삭제", "추가" for "습관 추가", "delete") — found in the request, or negated there ("지우지는
-//! 말고", "don't delete"). A destructive call needs more than the nearest tool: the request
-//! must ask for that action, or the evidence for the tool must be strong.
+//! no other tool's do ("삭제" for "할 일 삭제", "추가" for "습관 추가", "delete") — found in
+//! the request, or negated there ("지우지는 말고", "don't delete"). A destructive call needs
+//! more than the nearest tool: the request must ask for that action, or the evidence for
+//! the tool must be strong. Each tool's *topic* — the stems of its label and description —
+//! tells whether a request names what it is about.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -137,7 +138,7 @@ impl Actions {
             tool_cues.dedup();
             cues.insert(tool.clone(), tool_cues);
         }
-        let described: Vec<(String, BTreeSet<String>)> = registry
+        let topics = registry
             .tools()
             .map(|tool| {
                 // Not the name: its words are an identifier's ("list" of `list_tasks`).
@@ -149,7 +150,6 @@ impl Actions {
                 (tool.name().to_owned(), stems)
             })
             .collect();
-        let topics = described.into_iter().collect();
         Self {
             cues,
             verb_cues,
@@ -363,6 +363,39 @@ mod tests {
         assert_eq!(said("지워 말고 둬"), Said::Refused);
         assert_eq!(said("don't delete it"), Said::Refused);
         assert_eq!(said("할 일 뭐 있어?"), Said::Nothing, "할 is every tool's");
+    }
+
+    #[test]
+    fn an_examples_values_are_no_cues_and_a_request_can_name_another_tools_thing() {
+        let example = |tool: &str, request: &str, item: &str| {
+            crate::tool::Example::new(request).call(tool, serde_json::json!({"item": item}))
+        };
+        let registry = Registry::builder()
+            .definition(tool("remove_item", "Remove from shopping list", &[]))
+            .definition(tool("get_recipe", "Recipe", &[]))
+            .example(example("remove_item", "Take milk off the list", "milk"))
+            .example(example("remove_item", "Cross milk off", "milk"))
+            .build()
+            .expect("registry");
+        let actions = Actions::of(&registry);
+        let said = |text: &str| actions.said("remove_item", &Request::new(text));
+        assert_eq!(
+            said("Cross the eggs off"),
+            Said::Asked,
+            "by its examples' verb"
+        );
+        assert_eq!(
+            said("never mind the milk"),
+            Said::Nothing,
+            "a value is no cue"
+        );
+        let about = |tool: &str, text: &str| actions.about_another(tool, &Request::new(text));
+        assert!(about("remove_item", "delete the beef stew recipe"));
+        assert!(!about(
+            "remove_item",
+            "remove the recipe book from my shopping list"
+        ));
+        assert!(!about("remove_item", "delete it"), "names nothing");
     }
 
     #[test]

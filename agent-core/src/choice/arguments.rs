@@ -10,8 +10,8 @@ use crate::tool::schema::admits_type;
 
 /// The optional free-text parameters copied from the request
 /// ([`from_request`](crate::ToolDefinitionBuilder::from_request) or
-/// [grounded](ToolDefinition::grounded_parameters)) of a call of `tool` whose value repeats another argument's, word for word
-/// (spaces at the ends aside): the same words of a request cannot be both the habit and when
+/// [grounded](ToolDefinition::grounded_parameters)) of a call of `tool` whose value repeats
+/// another argument's, word for word (spaces at the ends aside): the same words of a request cannot be both the habit and when
 /// it happens, and a small model that copies one stretch into every slot (`framed_text`,
 /// `anchor_when` and `dose_text` all "마음 날씨") means none of the extra ones.
 pub(crate) fn repeated_copies(tool: &ToolDefinition, args: &Map<String, Value>) -> Vec<String> {
@@ -165,7 +165,7 @@ const TRAILING_PARTICLES: &[(&str, Option<bool>)] = &[
 /// A text copied from a request without the punctuation after it and the particle its last
 /// word carries, when at least two syllables of that word are left: "부산은" → "부산",
 /// "테크세미나가" → "테크세미나", "내용이야?" → "내용이야"; "요가" stays.
-pub(crate) fn trimmed_copy(text: &str) -> &str {
+fn trimmed_copy(text: &str) -> &str {
     let text = text.trim_end_matches(|c: char| c.is_whitespace() || ".,!?~;:".contains(c));
     let last_word = text.rsplit(char::is_whitespace).next().unwrap_or(text);
     for (particle, after_consonant) in TRAILING_PARTICLES {

@@ -845,10 +845,10 @@ impl Chooser {
     /// 적어놔줘" asks to add, whatever the nearest examples are. Not where the message asks
     /// *about* its action (how, why, what if — `Request::asks_about`), nor where it asks
     /// for an action no tool does, nor where it names what another tool is about and nothing
-    /// this one is (`Actions::about_another`); a plan of two steps is the evidence's own. A destructive
-    /// tool is taken this way only where the request also names a value of each of its
-    /// required parameters that has a provider: "바꿔" alone does not ask to change a due
-    /// date when no day is named.
+    /// this one is (`Actions::about_another`); a plan of two steps is the evidence's own. A
+    /// destructive tool is taken this way only where the request also names a value of each
+    /// of its required parameters that has a provider: "바꿔" alone does not ask to change a
+    /// due date when no day is named.
     fn asked_by_words(
         &self,
         plan: Plan,

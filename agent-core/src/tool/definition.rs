@@ -164,8 +164,9 @@ pub struct ToolDeclaration {
     /// [`ToolDefinitionBuilder::from_request`]).
     #[serde(skip)]
     pub from_request: Vec<String>,
-    /// String parameters whose text a model copies from the user's message: the
-    /// `from_request` ones and the [grounded](ToolDefinition::grounded_parameters) ones.
+    /// The parameters a model takes from the user's message: the `from_request` ones and
+    /// the [grounded](ToolDefinition::grounded_parameters) ones. The strings among them are
+    /// copied from it.
     #[serde(skip)]
     pub copied: Vec<String>,
     /// What the tool does, from the fn's doc comment.
@@ -321,8 +322,8 @@ impl ToolDefinition {
     /// [`composed`](ToolDefinitionBuilder::composed). The model writes such a string as a
     /// stretch of the request, and such a number as one the request writes — in digits or
     /// in Korean number words ("13만", "네 명") — labelled by a word of the parameter's
-    /// description where one is ("키 160"); an optional one the request writes no number
-    /// for is left out. A tool declared at run time (from JSON, from an MCP server) so gets
+    /// description where one is ("키 160"); an optional one is written only when the
+    /// request labels a quantity for it, and left out otherwise. A tool declared at run time (from JSON, from an MCP server) so gets
     /// arguments a person wrote rather than ones the model makes up.
     pub fn grounded_parameters(&self) -> &[String] {
         &self.grounded
