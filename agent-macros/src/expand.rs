@@ -384,20 +384,17 @@ fn generate(attr: &ToolAttr, tool: &ToolFn, krate: &syn::Path) -> TokenStream {
             .iter()
             .map(move |attribute| quote!(.__expect_constraint(#name, #attribute)))
     });
-    let copied = tool
-        .arguments()
-        .filter(|param| param.attrs.from_request.is_some())
-        .map(|param| {
-            let name = &param.json_name;
-            quote!(.from_request(#name))
-        });
-    let composed = tool
-        .arguments()
-        .filter(|param| param.attrs.composed.is_some())
-        .map(|param| {
-            let name = &param.json_name;
-            quote!(.composed(#name))
-        });
+    // `.from_request(name)` / `.composed(name)` for each argument marked so.
+    let marked = |is_marked: fn(&crate::param_attr::ParamAttrs) -> bool, method: TokenStream| {
+        tool.arguments()
+            .filter(move |param| is_marked(&param.attrs))
+            .map(move |param| {
+                let name = &param.json_name;
+                quote!(.#method(#name))
+            })
+    };
+    let copied = marked(|attrs| attrs.from_request.is_some(), quote!(from_request));
+    let composed = marked(|attrs| attrs.composed.is_some(), quote!(composed));
     let confirm_if = attr.confirm_if.as_ref().map(|expr| {
         // Unparsable arguments never reach the handler; asking is the safe answer.
         let predicate = bound_closure(

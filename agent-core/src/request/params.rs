@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::labels::value_after;
 use super::mentions::{mentioned, targeted};
 use super::numbers::{numbers_with_unit, numbers_within, numbers_written};
-use super::quantities::{grounded_numbers, quantities};
+use super::quantities::{grounded_number_parameters, grounded_numbers};
 use super::text::{Request, has_hangul};
 use crate::tool::schema::admits_type;
 use crate::tool::{ToolDefinition, ValueChoice};
@@ -76,19 +76,7 @@ pub(crate) fn keep_mentioned(tool: &ToolDefinition, params: &mut Params, request
     }
     // A grounded number takes a quantity the request writes for it; an optional one the
     // request writes none for is left out.
-    let found = quantities(lower);
-    for param in tool.grounded_parameters() {
-        if !tool
-            .parameter(param)
-            .is_some_and(|p| admits_type(p, "integer") || admits_type(p, "number"))
-        {
-            continue;
-        }
-        let values = grounded_numbers(tool, param, lower, &found);
-        if !values.is_empty() || !required.contains(&param.as_str()) {
-            params.insert(param.clone(), values);
-        }
-    }
+    params.extend(grounded_numbers(tool, lower));
     // A labelled value is the only one the call may write (see `labelled`).
     for (param, value) in labelled(tool, request) {
         params.insert(param, vec![ValueChoice::new(value.clone(), value)]);
@@ -118,22 +106,12 @@ pub(crate) fn said(tool: &ToolDefinition, params: &Params, request: &Request) ->
         })
     };
     // A grounded number keeps a value only where the request labels one for it.
-    let grounded_number = |param: &str| {
-        tool.grounded_parameters().iter().any(|p| p == param)
-            && tool
-                .parameter(param)
-                .is_some_and(|p| admits_type(p, "integer") || admits_type(p, "number"))
-    };
     tool.from_request_parameters()
         .iter()
         .filter(|param| {
             tool.has_value_provider(param) || free_text(param.as_str()) || with_unit(param.as_str())
         })
-        .chain(
-            tool.grounded_parameters()
-                .iter()
-                .filter(|param| grounded_number(param.as_str())),
-        )
+        .chain(grounded_number_parameters(tool))
         .filter(|param| params.get(*param).is_some_and(|kept| !kept.is_empty()))
         .filter(|param| !required.contains(&param.as_str()))
         .cloned()

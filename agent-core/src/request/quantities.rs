@@ -106,6 +106,11 @@ pub(crate) fn quantities(text: &str) -> Vec<Quantity> {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let at = |i: usize| chars.get(i).map(|&(_, c)| c);
     let offset = |i: usize| chars.get(i).map_or(text.len(), |&(o, _)| o);
+    let quantity = |value: f64, from: usize, to: usize| Quantity {
+        value,
+        start: offset(from),
+        end: offset(to),
+    };
     let mut out = Vec::new();
     let mut i = 0;
     while i < chars.len() {
@@ -120,11 +125,7 @@ pub(crate) fn quantities(text: &str) -> Vec<Quantity> {
                 && at(i - 1).is_some_and(|c| matches!(c, '/' | '-' | ':' | '.'))
                 && at(i - 2).is_some_and(|c| c.is_ascii_digit());
             if !joined && !before_joined {
-                out.push(Quantity {
-                    value,
-                    start: offset(i),
-                    end: offset(next),
-                });
+                out.push(quantity(value, i, next));
             }
             i = next.max(i + 1);
             continue;
@@ -133,11 +134,7 @@ pub(crate) fn quantities(text: &str) -> Vec<Quantity> {
             && at(i).is_some_and(|c| c.is_ascii_alphabetic())
             && let Some((value, next)) = english(&chars, i)
         {
-            out.push(Quantity {
-                value,
-                start: offset(i),
-                end: offset(next),
-            });
+            out.push(quantity(value, i, next));
             i = next;
             continue;
         }
@@ -145,11 +142,7 @@ pub(crate) fn quantities(text: &str) -> Vec<Quantity> {
             let rest = &text[offset(next)..];
             let rest = rest.strip_prefix(' ').unwrap_or(rest);
             if COUNTERS.iter().any(|c| rest.starts_with(c)) {
-                out.push(Quantity {
-                    value,
-                    start: offset(i),
-                    end: offset(next),
-                });
+                out.push(quantity(value, i, next));
                 i = next;
                 continue;
             }
@@ -399,67 +392,88 @@ fn english(chars: &[(usize, char)], i: usize) -> Option<(f64, usize)> {
     Some((value, end))
 }
 
-/// The values a grounded number parameter `param` of `tool` may take for a request whose
-/// quantities are `found` (see [`quantities`]) in `lower` (the request lower-cased): the
-/// one labelled for it — written right after a word of its name or description ("키 160",
-/// "몸무게75"), or right before a unit that begins with one ("3개") — if one is; otherwise
-/// the quantities labelled for no other parameter, within its schema (whole numbers for an
-/// integer, its `minimum` and `maximum`). An optional parameter takes only a labelled one:
-/// a number written for something else ("7번방의 선물") is no value of it.
-pub(crate) fn grounded_numbers(
-    tool: &ToolDefinition,
-    param: &str,
-    lower: &str,
-    found: &[Quantity],
-) -> Vec<ValueChoice> {
-    let numbers: Vec<&String> = tool
-        .grounded_parameters()
+/// The grounded number parameters of `tool` (see
+/// [`ToolDefinition::grounded_parameters`]), in declaration order.
+pub(crate) fn grounded_number_parameters(tool: &ToolDefinition) -> Vec<&String> {
+    tool.grounded_parameters()
         .iter()
         .filter(|p| tool.parameter(p).is_some_and(is_number))
-        .collect();
-    // The parameters a quantity is labelled for: by the word before it if any is, else by
-    // what follows it.
-    let labels_of = |q: &Quantity| -> Vec<&String> {
-        let strengths: Vec<(&String, u8)> = numbers
-            .iter()
-            .map(|p| (*p, label_strength(tool, p, lower, q)))
-            .collect();
-        let best = strengths.iter().map(|(_, s)| *s).max().unwrap_or(0);
-        strengths
-            .into_iter()
-            .filter(|(_, s)| best > 0 && *s == best)
-            .map(|(p, _)| p)
-            .collect()
-    };
-    let Some(prop) = tool.parameter(param) else {
+        .collect()
+}
+
+/// The values each grounded number parameter of `tool` may take for a request (`lower`,
+/// lower-cased), as `(parameter, values)`: the quantities (see [`quantities`]) labelled for
+/// it — written right after a word of its name or description ("키 160", "몸무게75"), or
+/// right before a unit that begins with one ("3개") — if any are; otherwise the quantities
+/// labelled for no other parameter; within its schema either way (whole numbers for an
+/// integer, its `minimum` and `maximum`). An optional parameter takes only a labelled one: a
+/// number written for something else ("7번방의 선물") is no value of it, and its values are
+/// empty. A required one with no value is not listed (the model writes it unrestricted).
+/// Nothing is read for a tool without grounded numbers.
+pub(crate) fn grounded_numbers(
+    tool: &ToolDefinition,
+    lower: &str,
+) -> Vec<(String, Vec<ValueChoice>)> {
+    let numbers = grounded_number_parameters(tool);
+    if numbers.is_empty() {
         return Vec::new();
-    };
-    let whole_only = admits_type(prop, "integer") && !admits_type(prop, "number");
-    let fits = |q: &Quantity| {
-        let bound = |key: &str| prop.get(key).and_then(Value::as_f64);
-        (!whole_only || q.value.fract() == 0.0)
-            && bound("minimum").is_none_or(|m| q.value >= m)
-            && bound("maximum").is_none_or(|m| q.value <= m)
-    };
-    let labelled: Vec<&Quantity> = found
+    }
+    let found = quantities(lower);
+    // Per quantity, the parameters it is labelled for: by the word before it if any is,
+    // else by what follows it.
+    let labels: Vec<Vec<&String>> = found
         .iter()
-        .filter(|q| fits(q) && labels_of(q).iter().any(|p| *p == param))
+        .map(|q| {
+            let strengths: Vec<(&String, u8)> = numbers
+                .iter()
+                .map(|p| (*p, label_strength(tool, p, lower, q)))
+                .collect();
+            let best = strengths.iter().map(|(_, s)| *s).max().unwrap_or(0);
+            strengths
+                .into_iter()
+                .filter(|(_, s)| best > 0 && *s == best)
+                .map(|(p, _)| p)
+                .collect()
+        })
         .collect();
-    let chosen: Vec<&Quantity> = if !labelled.is_empty() {
-        labelled
-    } else if tool.required_parameters().contains(&param) {
-        found
-            .iter()
-            .filter(|q| fits(q) && labels_of(q).is_empty())
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let mut out: Vec<ValueChoice> = Vec::new();
-    for q in chosen {
-        let value = number_value(q.value, whole_only);
-        if !out.iter().any(|c| c.value == value) {
-            out.push(ValueChoice::new(value.clone(), value.to_string()));
+    let required = tool.required_parameters();
+    let mut out = Vec::new();
+    for param in &numbers {
+        let Some(prop) = tool.parameter(param) else {
+            continue;
+        };
+        let whole_only = admits_type(prop, "integer") && !admits_type(prop, "number");
+        let fits = |q: &Quantity| {
+            let bound = |key: &str| prop.get(key).and_then(Value::as_f64);
+            (!whole_only || q.value.fract() == 0.0)
+                && bound("minimum").is_none_or(|m| q.value >= m)
+                && bound("maximum").is_none_or(|m| q.value <= m)
+        };
+        let fitting = || found.iter().zip(&labels).filter(|(q, _)| fits(q));
+        let labelled: Vec<&Quantity> = fitting()
+            .filter(|(_, for_whom)| for_whom.contains(param))
+            .map(|(q, _)| q)
+            .collect();
+        let is_required = required.contains(&param.as_str());
+        let chosen: Vec<&Quantity> = if !labelled.is_empty() {
+            labelled
+        } else if is_required {
+            fitting()
+                .filter(|(_, for_whom)| for_whom.is_empty())
+                .map(|(q, _)| q)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut values: Vec<ValueChoice> = Vec::new();
+        for q in chosen {
+            let value = number_value(q.value, whole_only);
+            if !values.iter().any(|c| c.value == value) {
+                values.push(ValueChoice::new(value.clone(), value.to_string()));
+            }
+        }
+        if !values.is_empty() || !is_required {
+            out.push(((*param).clone(), values));
         }
     }
     out
