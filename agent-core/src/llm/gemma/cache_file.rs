@@ -252,7 +252,8 @@ mod tests {
 
     #[test]
     fn only_old_temporaries_are_swept() {
-        let dir = tempdir().join("sweep");
+        let root = tempdir();
+        let dir = root.join("sweep");
         std::fs::create_dir_all(&dir).expect("dir");
         let old = dir.join("00aa.kv.tmp123-0");
         let new = dir.join("00bb.kv.tmp124-0");
@@ -272,6 +273,6 @@ mod tests {
         assert!(!old.exists(), "an old temporary is removed");
         assert!(new.exists(), "one being written now is kept");
         assert!(kept.exists(), "a cache file is kept however old");
-        let _ = std::fs::remove_dir_all(dir);
+        let _ = std::fs::remove_dir_all(root);
     }
 }
