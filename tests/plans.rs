@@ -3,14 +3,18 @@
 //! part by part to a declared two-step plan; and with a scripted reading of the requests,
 //! the model's reading deciding where the router's letters mislead it, and composing a
 //! two-step plan from a request's parts where the whole reads as one step — a declared one
-//! from any two parts, any two tools from two sentences; and a step whose required value has
-//! nothing to choose from, answered without the model.
+//! from any two parts, any two tools from two sentences; a step whose required value has
+//! nothing to choose from, answered without the model; and a call made once for each member
+//! of a list the request names where the tool takes one value.
 
 use std::sync::{Arc, Mutex};
 
 use agent_core::choice::{Background, Chooser, Evidence, Replay, Strategy};
 use agent_core::llm::scripted::{ScriptedSession, call, text};
-use agent_core::{Agent, AgentEvent, ChatConfig, Dep, Example, Registry, ValueChoice, tool};
+use agent_core::{
+    Agent, AgentEvent, ChatConfig, Dep, Example, Registry, ToolDefinition, ToolResult, ToolSchema,
+    ValueChoice, tool,
+};
 use agent_tests::{planned, plans};
 use serde_json::json;
 
@@ -491,4 +495,123 @@ async fn an_elliptical_follow_up_continues_the_last_tool_until_the_conversation_
         ],
         "the follow-up continues the check; after clear it stands alone again"
     );
+}
+
+/// An agent over two tools declared at run time — the weather of a city, recipes for a
+/// query — whose free-text parameters are grounded in the request, playing back `script`.
+fn lookup_agent(
+    script: Vec<Vec<agent_core::ChatEvent>>,
+) -> (
+    Agent<ScriptedSession>,
+    Arc<Mutex<Vec<AgentEvent>>>,
+    agent_core::llm::scripted::Transcript,
+) {
+    let tool = |name: &'static str, description: &'static str, param: &'static str| {
+        ToolDefinition::builder(name, description)
+            .schema(ToolSchema::from_validation(json!({
+                "type": "object",
+                "properties": {param: {"type": "string", "description": "이름"}},
+                "required": [param]
+            })))
+            .handler(|call: agent_core::CallContext| {
+                let args = call.args().clone();
+                async move { ToolResult::ok(args) }
+            })
+            .build()
+            .expect("a run-time tool")
+    };
+    let registry = Registry::builder()
+        .definition(tool("weather", "도시의 현재 날씨를 알려줍니다.", "city"))
+        .definition(tool("recipes", "Finds recipes for a query.", "query"))
+        .example(Example::new("서울 날씨 알려줘").call("weather", json!({"city": "서울"})))
+        .example(Example::new("weather in Paris").call("weather", json!({"city": "Paris"})))
+        .example(Example::new("recipes with tofu").call("recipes", json!({"query": "tofu"})))
+        .example(Example::new("고마워").answer("천만에요!"))
+        .build()
+        .expect("registry");
+    let registry = Arc::new(registry);
+    let session = ScriptedSession::new(ChatConfig::new("도우미입니다.", &registry), script);
+    let transcript = session.transcript();
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&events);
+    let chooser = Chooser::with_background(&registry, &Background::none());
+    let agent = Agent::new(session, registry)
+        .with_chooser(chooser)
+        .with_strategy(Strategy::Router)
+        .with_events(move |event| sink.lock().expect("events").push(event));
+    (agent, events, transcript)
+}
+
+/// The calls the agent asked to run: tool and arguments.
+fn requested(events: &Mutex<Vec<AgentEvent>>) -> Vec<(String, serde_json::Value)> {
+    events
+        .lock()
+        .expect("events")
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::ToolCallRequested { name, args, .. } => Some((name.clone(), args.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_call_is_made_for_each_member_of_a_list_where_the_tool_takes_one_value() {
+    for (request, first, second) in [
+        ("서울이랑 부산 날씨 알려줘", "서울", "부산"),
+        (
+            "What's the weather in Seoul and in Busan?",
+            "Busan",
+            "Seoul",
+        ),
+    ] {
+        let (mut agent, events, transcript) = lookup_agent(vec![
+            vec![call("weather", json!({"city": first}))],
+            vec![call("weather", json!({"city": second}))],
+            text("두 도시의 날씨예요."),
+        ]);
+        agent.send(request).await.expect("answer");
+        assert_eq!(
+            requested(&events),
+            [
+                ("weather".to_owned(), json!({"city": first})),
+                ("weather".to_owned(), json!({"city": second})),
+            ],
+            "{request}"
+        );
+        // The second call could take the other member and nothing else.
+        let received = transcript.received();
+        assert_eq!(
+            received.values[1]["weather"]["city"],
+            [ValueChoice::new(second, second)],
+            "{request}"
+        );
+        assert!(
+            received.required[1].contains(&"city".to_owned()),
+            "{request}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_call_that_took_the_whole_list_or_a_single_value_is_made_once() {
+    for (request, tool, args) in [
+        (
+            "recipes with chicken and rice",
+            "recipes",
+            json!({"query": "chicken and rice"}),
+        ),
+        ("부산 날씨 알려줘", "weather", json!({"city": "부산"})),
+        ("서울 또는 부산 날씨", "weather", json!({"city": "서울"})),
+    ] {
+        let (mut agent, events, transcript) =
+            lookup_agent(vec![vec![call(tool, args.clone())], text("찾았어요.")]);
+        agent.send(request).await.expect("answer");
+        assert_eq!(requested(&events), [(tool.to_owned(), args)], "{request}");
+        assert_eq!(
+            transcript.received().choices.len(),
+            2,
+            "{request}: one call, one answer"
+        );
+    }
 }

@@ -434,6 +434,59 @@ fn a_call_near_its_token_limit_closes_instead_of_being_cut_off() {
 }
 
 #[test]
+fn a_free_form_object_is_written_as_pairs_the_request_holds() {
+    let Some((backend, _guard)) = backend() else {
+        return;
+    };
+    let profile = ToolDefinition::builder("save_profile", "Saves a contact's profile fields.")
+        .schema(ToolSchema::from_validation(json!({
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "description": "The contact's name"},
+                "fields": {"type": "object", "description": "Other fields, by name"}
+            },
+            "required": ["name", "fields"]
+        })))
+        .handler(|call: agent_core::CallContext| {
+            let args = call.args().clone();
+            async move { ToolResult::ok(args) }
+        })
+        .build()
+        .expect("a tool with a free-form object");
+    let registry = Arc::new(
+        Registry::builder()
+            .definition(profile)
+            .build()
+            .expect("registry"),
+    );
+    let mut session = backend
+        .session(ChatConfig::new("You keep a contact book.", &registry))
+        .expect("session");
+    let request = "Save Mina's profile: city Busan, team design";
+    let events = run(
+        &mut session,
+        call_request(request, "save_profile", ValueSets::new()),
+    );
+    let made = calls(&events);
+    assert_eq!(made.len(), 1, "{events:?}");
+    let fields = made[0].args["fields"]
+        .as_object()
+        .expect("an object of fields");
+    eprintln!("fields: {fields:?}");
+    assert!(!fields.is_empty(), "the request names fields: {fields:?}");
+    for (key, value) in fields {
+        let words = match value {
+            Value::String(text) => vec![key.as_str(), text.as_str()],
+            other => panic!("{key}: {other} is no text of the request"),
+        };
+        assert!(
+            words.iter().all(|w| !w.is_empty() && request.contains(w)),
+            "{key}: {value} is not written in {request:?}"
+        );
+    }
+}
+
+#[test]
 fn limits_end_turns_with_errors_and_the_session_survives() {
     let Some(path) = model_path() else { return };
     let _guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);

@@ -1148,7 +1148,7 @@ const SPLITS: [(&str, &[&str]); 4] = [
             "fresh6-heldout",
         ],
     ),
-    ("kitchen", &["dev", "heldout"]),
+    ("kitchen", &["dev", "heldout", "fresh-dev", "fresh-heldout"]),
 ];
 
 impl Args {

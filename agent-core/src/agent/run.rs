@@ -124,7 +124,7 @@ impl<S: ChatSession> Agent<S> {
             interrupter: self.interrupter.clone(),
         };
         self.chooser.prepare(&mut evidence).await?;
-        let plan = self
+        let mut plan = self
             .chooser
             .plan_in(
                 text,
@@ -145,7 +145,8 @@ impl<S: ChatSession> Agent<S> {
         let mut values = Arc::clone(plan.values());
         let mut input = TurnInput::User(text.to_owned());
         // One model turn is kept for the answer.
-        for index in 0..plan.decision.plan.len().min(self.max_turns - 1) {
+        let mut index = 0;
+        while index < plan.decision.plan.len().min(self.max_turns - 1) {
             let results: Vec<&serde_json::Value> = match &input {
                 TurnInput::Results(results) => results.iter().map(|r| &r.result).collect(),
                 TurnInput::User(_) => Vec::new(),
@@ -195,6 +196,18 @@ impl<S: ChatSession> Agent<S> {
             if !turn.all_ok {
                 break;
             }
+            if index == 0 {
+                // A list where the call took one value: a call for each other member, as
+                // many as the turn has model turns for.
+                let room = self.max_turns.saturating_sub(2);
+                self.chooser.repeat_for_list(
+                    &mut plan,
+                    self.calls.dispatcher(),
+                    &turn.written,
+                    room,
+                );
+            }
+            index += 1;
         }
         let shots = match &input {
             TurnInput::User(_) => plan.shot().cloned().into_iter().collect(),

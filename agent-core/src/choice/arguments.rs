@@ -1,12 +1,13 @@
 //! A model's call, tidied before anyone is asked to confirm it: optional free-text
 //! arguments that only repeat another argument are left out, and a grounded text copied
 //! from the request ends where its words do, not with the particle or the punctuation that
-//! followed them.
+//! followed them (a free-form object's keys and text values too).
 
 use serde_json::{Map, Value};
 
+use crate::request::{TRAILING_PARTICLES, trimmed_copy};
 use crate::tool::ToolDefinition;
-use crate::tool::schema::admits_type;
+use crate::tool::schema::{admits_type, is_free_object};
 
 /// The optional free-text parameters copied from the request
 /// ([`from_request`](crate::ToolDefinitionBuilder::from_request) or
@@ -66,6 +67,22 @@ pub(crate) fn tidy(tool: &ToolDefinition, args: &mut Value) {
         for name in repeated_copies(tool, args) {
             args.remove(&name);
         }
+        // A free-form object's keys and text values are copies too ("Accept는" → "Accept").
+        for (name, value) in args.iter_mut() {
+            let free = tool.parameter(name).is_some_and(is_free_object);
+            if let (true, Value::Object(pairs)) = (free, value) {
+                *pairs = std::mem::take(pairs)
+                    .into_iter()
+                    .map(|(key, value)| {
+                        let value = match value {
+                            Value::String(text) => Value::String(trimmed_copy(&text).to_owned()),
+                            other => other,
+                        };
+                        (trimmed_copy(&key).to_owned(), value)
+                    })
+                    .collect();
+            }
+        }
     }
 }
 
@@ -88,6 +105,12 @@ fn topic_words(tool: &ToolDefinition) -> Vec<String> {
             hangul >= 2 || (hangul == 0 && w.len() >= 4)
         })
         .collect()
+}
+
+/// Whether every word of `text` names what `tool` is about (a word of its description), so
+/// it is no value of its own ("날씨" to a weather tool).
+pub(crate) fn names_only_topic(tool: &ToolDefinition, text: &str) -> bool {
+    is_topic_only(text, &topic_words(tool))
 }
 
 /// Whether every word of `text` names the tool's own topic (see [`topic_words`]).
@@ -131,58 +154,6 @@ fn without_topic<'t>(text: &'t str, topic: &[String]) -> &'t str {
     }
 }
 
-/// Korean particles and endings that follow a name in a request ("부산은", "학부모총회가",
-/// "판교역이에요"), longest first, each with whether the syllable before it must end in a
-/// consonant (`Some(true)`), a vowel (`Some(false)`), or either (`None`). Particles that
-/// also end common nouns ("이" of 고양이, "도" of 제주도) are not among them.
-const TRAILING_PARTICLES: &[(&str, Option<bool>)] = &[
-    ("이에요", Some(true)),
-    ("이라는", Some(true)),
-    ("입니다", None),
-    ("으로", Some(true)),
-    ("에서", None),
-    ("까지", None),
-    ("부터", None),
-    ("한테", None),
-    ("에게", None),
-    ("이랑", Some(true)),
-    ("라는", Some(false)),
-    ("예요", Some(false)),
-    ("은", Some(true)),
-    ("는", Some(false)),
-    ("을", Some(true)),
-    ("를", Some(false)),
-    ("가", Some(false)),
-    ("과", Some(true)),
-    ("와", Some(false)),
-    ("로", Some(false)),
-    ("랑", Some(false)),
-    ("에", None),
-    ("의", None),
-    ("좀", None),
-];
-
-/// A text copied from a request without the punctuation after it and the particle its last
-/// word carries, when at least two syllables of that word are left: "부산은" → "부산",
-/// "테크세미나가" → "테크세미나", "내용이야?" → "내용이야"; "요가" stays.
-fn trimmed_copy(text: &str) -> &str {
-    let text = text.trim_end_matches(|c: char| c.is_whitespace() || ".,!?~;:".contains(c));
-    let last_word = text.rsplit(char::is_whitespace).next().unwrap_or(text);
-    for (particle, after_consonant) in TRAILING_PARTICLES {
-        let Some(stem) = last_word.strip_suffix(particle) else {
-            continue;
-        };
-        let Some(last) = stem.chars().last().filter(|c| ('가'..='힣').contains(c)) else {
-            continue;
-        };
-        let has_final = (u32::from(last) - 0xAC00) % 28 != 0;
-        if stem.chars().count() >= 2 && after_consonant.is_none_or(|c| c == has_final) {
-            return &text[..text.len() - particle.len()];
-        }
-    }
-    text
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,19 +173,24 @@ mod tests {
     }
 
     #[test]
-    fn a_copied_name_ends_where_its_words_do() {
-        assert_eq!(trimmed_copy("부산은"), "부산");
-        assert_eq!(trimmed_copy("테크세미나가"), "테크세미나");
-        assert_eq!(trimmed_copy("판교역이에요"), "판교역");
-        assert_eq!(trimmed_copy("어벤저스 엔드게임은"), "어벤저스 엔드게임");
-        assert_eq!(trimmed_copy("천지연폭포까지"), "천지연폭포");
-        assert_eq!(trimmed_copy("무슨 내용이야?"), "무슨 내용이야");
-        // A particle's ending that is part of a short noun, or after the wrong syllable, stays.
-        assert_eq!(trimmed_copy("요가"), "요가");
-        assert_eq!(trimmed_copy("고양이"), "고양이");
-        assert_eq!(trimmed_copy("제주도"), "제주도");
-        assert_eq!(trimmed_copy("소금을"), "소금");
-        assert_eq!(trimmed_copy("kpop mix"), "kpop mix");
+    fn a_free_form_objects_keys_and_texts_end_where_their_words_do() {
+        let tool = ToolDefinition::builder("profile", "d")
+            .schema(crate::tool::ToolSchema::from_validation(
+                serde_json::json!({
+                    "type": "object",
+                    "properties": {"fields": {"type": "object"}},
+                    "required": ["fields"]
+                }),
+            ))
+            .handler(|_| std::future::ready(crate::tool::ToolResult::ok(serde_json::json!({}))))
+            .build()
+            .expect("tool");
+        let mut args = serde_json::json!({"fields": {"이름은": "철수,", "나이는": 30}});
+        tidy(&tool, &mut args);
+        assert_eq!(
+            args,
+            serde_json::json!({"fields": {"이름": "철수", "나이": 30}})
+        );
     }
 
     #[test]

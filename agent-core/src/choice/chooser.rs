@@ -20,7 +20,7 @@ use super::{channels, values};
 use crate::dispatch::Dispatcher;
 use crate::registry::Registry;
 use crate::request::{self, OtherScript, Request, Said};
-use crate::tool::ValueSets;
+use crate::tool::{ValueChoice, ValueSets};
 
 /// The tool-choice stage for one registry; see the [module doc](crate::choice).
 #[derive(Debug, Clone)]
@@ -575,6 +575,20 @@ impl Chooser {
             &current,
             &plan.request,
         );
+        let allowed = match plan.forced.iter().find(|(step, ..)| *step == index) {
+            Some((_, param, value)) => {
+                let mut allowed = Arc::unwrap_or_clone(allowed);
+                allowed
+                    .entry(tool.clone())
+                    .or_default()
+                    .insert(param.clone(), vec![ValueChoice::new(value.as_str(), value)]);
+                if !require.contains(param) {
+                    require.push(param.clone());
+                }
+                Arc::new(allowed)
+            }
+            None => allowed,
+        };
         if index == 0 {
             for param in &plan.carried {
                 if !require.contains(param) {
@@ -587,6 +601,66 @@ impl Chooser {
             values: allowed,
             require,
         })
+    }
+
+    /// Adds a call of a one-step plan's tool for each other member of a list the request
+    /// names where the first call took one ("서울이랑 부산 날씨 알려줘" written for 서울, "weather
+    /// in Seoul and in Busan" for Seoul): the tool takes one value, the person asked for
+    /// several. Read off the first call as `written` (tool, arguments): a required free-text
+    /// parameter copied from the request (not one with a value provider) whose value is one
+    /// member of a list the request writes, the others not written and not only words of what
+    /// the tool is about. A call that took the whole list ("chicken and rice" as one search)
+    /// is one call. Each added step takes its member and nothing else for that parameter; at
+    /// most `most` are added. Returns how many were.
+    pub fn repeat_for_list(
+        &self,
+        plan: &mut TurnPlan,
+        tools: &Dispatcher,
+        written: &[(String, Value)],
+        most: usize,
+    ) -> usize {
+        let ([tool], [(called, args)]) = (plan.decision.plan.as_slice(), written) else {
+            return 0;
+        };
+        let tool = tool.clone();
+        let Some(definition) = tools.get(&tool).filter(|_| *called == tool) else {
+            return 0;
+        };
+        let copied: Vec<&String> = definition
+            .from_request_parameters()
+            .iter()
+            .chain(definition.grounded_parameters())
+            .collect();
+        let others = definition
+            .required_parameters()
+            .into_iter()
+            .find_map(|param| {
+                let value = args.get(param).and_then(Value::as_str)?;
+                if !copied.iter().any(|c| c.as_str() == param)
+                    || definition.has_value_provider(param)
+                {
+                    return None;
+                }
+                let members: Vec<String> = request::conjuncts(plan.request.text(), value)
+                    .into_iter()
+                    .filter(|member| !super::arguments::names_only_topic(definition, member))
+                    .take(most)
+                    .collect();
+                (!members.is_empty()).then(|| (param.to_owned(), members))
+            });
+        let Some((param, members)) = others else {
+            return 0;
+        };
+        let nearest = plan.decision.arguments.first().cloned();
+        for member in &members {
+            let step = plan.decision.plan.len();
+            plan.decision.plan.push(tool.clone());
+            if let Some(nearest) = &nearest {
+                plan.decision.arguments.push(nearest.clone());
+            }
+            plan.forced.push((step, param.clone(), member.clone()));
+        }
+        members.len()
     }
 
     /// Whether the reading classifier is trained (then each request is read too).

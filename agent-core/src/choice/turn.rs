@@ -24,6 +24,10 @@ pub struct TurnPlan {
     model_decides: bool,
     /// The journaled call the request asks to undo.
     undo: Option<JournalEntry>,
+    /// Steps added for the other members of a list the request names (see
+    /// [`Chooser::repeat_for_list`](super::Chooser::repeat_for_list)): the step, its
+    /// parameter, and the one value it takes.
+    pub(super) forced: Vec<(usize, String, String)>,
 }
 
 impl TurnPlan {
@@ -42,6 +46,7 @@ impl TurnPlan {
             carried: Vec::new(),
             model_decides,
             undo: None,
+            forced: Vec::new(),
         }
     }
 

@@ -15,7 +15,7 @@ use crate::session::{
     ChatConfig, ChatEvent, ChatSession, EventStream, LlmError, ResultMessage, ToolCall, ToolChoice,
     TurnInput, TurnRequest,
 };
-use crate::tool::BoxFuture;
+use crate::tool::{BoxFuture, ValueSets};
 
 /// Builds a script turn holding one text answer.
 pub fn text(answer: impl Into<String>) -> Vec<ChatEvent> {
@@ -39,6 +39,11 @@ pub struct Received {
     pub tool_results: Vec<Vec<ResultMessage>>,
     /// The tool choice of every turn, in order.
     pub choices: Vec<ToolChoice>,
+    /// The values restricted parameters could take in every turn (tool → parameter →
+    /// choices), in order.
+    pub values: Vec<ValueSets>,
+    /// The arguments every turn's call had to write beyond its schema's required ones.
+    pub required: Vec<Vec<String>>,
     /// The requests of the worked examples every turn asked to show, in order.
     pub shown_examples: Vec<Vec<String>>,
     /// How many times the conversation was cleared.
@@ -145,6 +150,8 @@ impl ChatSession for ScriptedSession {
         {
             let mut received = self.transcript.lock();
             received.choices.push(request.tool_choice);
+            received.values.push(ValueSets::clone(&request.values));
+            received.required.push(request.require);
             received.shown_examples.push(
                 request
                     .examples
@@ -227,6 +234,8 @@ mod tests {
                 user_inputs: vec!["걷기 습관".into(), "또".into()],
                 tool_results: vec![vec![result]],
                 choices: vec![ToolChoice::Auto, ToolChoice::None, ToolChoice::Auto],
+                values: vec![ValueSets::new(); 3],
+                required: vec![Vec::new(); 3],
                 shown_examples: vec![Vec::new(); 3],
                 clears: 1,
                 read: Vec::new(),

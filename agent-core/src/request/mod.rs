@@ -15,20 +15,26 @@
 //! | `quantities.rs` | the quantities a request writes ("92,000원", "13만", "네 명") and which number parameter each is for |
 //! | `ordinal.rs` | which item of a list a request points at ("두 번째 거", "the first one") |
 //! | `undo.rs` | whether a request asks to take back the last action ("방금 거 취소해줘", "undo that") |
+//! | `particles.rs` | the Korean particles after a name ("부산은"), and a copied name without them |
+//! | `conjuncts.rs` | the other members of a list a value is one of ("서울이랑 부산", "Seoul and Busan") |
 
+mod conjuncts;
 mod labels;
 mod mentions;
 mod numbers;
 mod ordinal;
 mod params;
+mod particles;
 mod quantities;
 mod text;
 mod undo;
 
+pub(crate) use conjuncts::conjuncts;
 pub(crate) use mentions::mentioned;
 pub(crate) use numbers::numbers_written;
 pub(crate) use ordinal::Ordinal;
 pub(crate) use params::{
     OtherScript, asks_nothing, keep_mentioned, most_written, names_every_required, said,
 };
+pub(crate) use particles::{TRAILING_PARTICLES, trimmed_copy};
 pub(crate) use text::{Request, Said, spellings, splits};

@@ -307,6 +307,17 @@ pub(crate) fn admits_type(prop: &Value, name: &str) -> bool {
     }
 }
 
+/// Whether `schema` is a free-form object: of type object, declaring no properties, and
+/// admitting others (`additionalProperties` not `false`) — a map whose keys the caller picks.
+pub(crate) fn is_free_object(schema: &Value) -> bool {
+    let object = admits_type(schema, "object");
+    let no_properties = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_none_or(Map::is_empty);
+    object && no_properties && schema.get("additionalProperties") != Some(&Value::Bool(false))
+}
+
 /// Refuses a schema with a limit no validator applies: a keyword for one JSON type on a node
 /// whose `type` excludes it (`minimum` on a string, `maxLength` on an integer). The error
 /// names the argument and the keyword.

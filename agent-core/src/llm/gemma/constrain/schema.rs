@@ -9,8 +9,10 @@
 //! Supported schema keywords: `type` (object, string, integer, number, boolean, array, and
 //! nullable unions, whose `null` is never written), `properties` in their declared order,
 //! `required`, `enum`, `const`, `anyOf`/`oneOf`, `minLength`/`maxLength`, `minimum`/`maximum`
-//! (integers), `format: date`, `minItems`/`maxItems` (up to four items are unrolled). Other
-//! constraints (patterns, number bounds) are left to the validation gate after decoding.
+//! (integers), `format: date`, `minItems`/`maxItems` (up to four items are unrolled; an array
+//! that declares no `maxItems` holds at most eight), and free-form objects (no `properties`),
+//! whose keys and text values are stretches of the request. Other constraints (patterns,
+//! number bounds) are left to the validation gate after decoding.
 //!
 //! Arguments the app restricts at run time ([`ParamValues`], from value providers) replace
 //! the parameter's own schema with the list of allowed values.
@@ -20,6 +22,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::node::{DEFAULT_MAX_CHARS, Node, StrSpec};
+use crate::tool::schema::{admits_type, is_free_object};
 
 /// The allowed values of restricted parameters of one tool, by parameter name.
 pub(crate) type ParamValues = BTreeMap<String, Vec<Value>>;
@@ -176,6 +179,7 @@ pub(crate) fn arguments_with(
                         .map(|v| Node::lit(style.render_value(v)))
                         .collect(),
                 ),
+                None if is_free_object(prop) => free_object_node(prop, copies.source),
                 None if copied => {
                     let max = prop
                         .get("maxLength")
@@ -243,6 +247,13 @@ fn is_string(schema: &Value) -> bool {
 /// Integer ranges up to this size are written as alternatives, which lets forced-text
 /// detection see single choices.
 const ENUMERATED_RANGE: i64 = 32;
+/// The most items of an array whose schema declares no `maxItems`.
+const DEFAULT_MAX_ITEMS: u64 = 8;
+
+/// Arrays up to this many items at most are bounded in the grammar; longer bounds are left
+/// to validation.
+const BOUNDED_ITEMS: u64 = 32;
+
 /// Arrays up to this many items are unrolled, so `minItems`/`maxItems` hold exactly.
 const UNROLLED_ITEMS: u64 = 4;
 
@@ -399,11 +410,23 @@ fn array_node(schema: &Value) -> Node {
             Node::alt(options)
         }
         _ => {
-            // Bounds beyond the unrolled range are left to validation.
-            let list = Node::seq(vec![
-                item.clone(),
-                Node::Star(Box::new(Node::seq(vec![Node::lit(","), item]))),
-            ]);
+            // Beyond the unrolled range: at least `min` items (left to validation), at most
+            // `maxItems` or, when none is declared, DEFAULT_MAX_ITEMS — a small model left
+            // unbounded goes on inventing items.
+            let most = max.unwrap_or(DEFAULT_MAX_ITEMS.max(min)).max(1);
+            let mut tail = Node::Star(Box::new(Node::seq(vec![Node::lit(","), item.clone()])));
+            if most <= BOUNDED_ITEMS {
+                // Items 2..=most, each optional after the one before.
+                tail = Node::seq(Vec::new());
+                for _ in 1..most {
+                    tail = Node::Opt(Box::new(Node::seq(vec![
+                        Node::lit(","),
+                        item.clone(),
+                        tail,
+                    ])));
+                }
+            }
+            let list = Node::seq(vec![item, tail]);
             if min == 0 {
                 Node::Opt(Box::new(list))
             } else {
@@ -412,6 +435,57 @@ fn array_node(schema: &Value) -> Node {
         }
     };
     Node::seq(vec![Node::lit("["), body, Node::lit("]")])
+}
+
+/// The most key/value pairs of a free-form object.
+const FREE_PAIRS: usize = 4;
+
+/// A free-form object (see [`is_free_object`]) written as JSON: up to [`FREE_PAIRS`] pairs
+/// whose keys — and text values — are stretches of `source` (the request), so a pair says
+/// what the request says ("header Content-Type json" → `{"Content-Type":"json"}`); a value is
+/// a number where `additionalProperties` allows one. With no source it is `{}`.
+fn free_object_node(schema: &Value, source: &str) -> Node {
+    let style = ArgStyle::JSON;
+    let copy = |max: u32| {
+        Node::seq(vec![
+            Node::lit(style.string_open),
+            Node::copy(source, &style.string_spec(1, max)),
+            Node::lit(style.string_close),
+        ])
+    };
+    let admits = |t: &str| match schema.get("additionalProperties") {
+        Some(values) if values.get("type").is_some() => admits_type(values, t),
+        _ => true,
+    };
+    let mut values = Vec::new();
+    if admits("string") {
+        values.push(copy(DEFAULT_MAX_CHARS));
+    }
+    if admits("number") || admits("integer") {
+        values.push(number_node());
+    }
+    if source.trim().is_empty() || values.is_empty() {
+        return Node::seq(vec![Node::lit(style.open), Node::lit(style.close)]);
+    }
+    let pair = Node::seq(vec![
+        Node::lit(style.key_before),
+        Node::copy(source, &style.string_spec(1, 64)),
+        Node::lit(style.key_after),
+        Node::alt(values),
+    ]);
+    let mut pairs = Node::seq(Vec::new());
+    for _ in 1..FREE_PAIRS {
+        pairs = Node::Opt(Box::new(Node::seq(vec![
+            Node::lit(style.separator),
+            pair.clone(),
+            pairs,
+        ])));
+    }
+    Node::seq(vec![
+        Node::lit(style.open),
+        Node::Opt(Box::new(Node::seq(vec![pair, pairs]))),
+        Node::lit(style.close),
+    ])
 }
 
 fn object_node(schema: &Value) -> Node {
@@ -555,6 +629,78 @@ mod tests {
         let program = Program::compile(&arguments(schema, style, values));
         let mut m = program.start();
         m.feed(text.as_bytes()) && m.is_complete()
+    }
+
+    #[test]
+    fn a_free_form_object_holds_pairs_the_request_writes() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "headers": {"type": "object", "additionalProperties": {"type": "string"}},
+                "counts": {"type": "object", "additionalProperties": {"type": "integer"}}
+            },
+            "required": ["headers"]
+        });
+        // A copy is whole words: "Accept" of "Accept는" is not one (the call is tidied after).
+        let source = "headers Content-Type json and Accept text, apples 3";
+        let copies = Copies {
+            params: &[],
+            source,
+        };
+        let admits = |text: &str| {
+            let node = arguments_with(&schema, &PYTHON, &ParamValues::new(), copies);
+            let program = Program::compile(&node);
+            let mut m = program.start();
+            m.feed(text.as_bytes()) && m.is_complete()
+        };
+        for ok in [
+            r#"(headers={})"#,
+            r#"(headers={"Content-Type":"json"})"#,
+            r#"(headers={"Accept":"text"})"#,
+            r#"(headers={"Content-Type":"json","Accept":"text"})"#,
+            r#"(headers={"Accept":"text"}, counts={"apples":3})"#,
+        ] {
+            assert!(admits(ok), "{ok}");
+        }
+        for bad in [
+            // Keys and text values the request does not write.
+            r#"(headers={"X-Api-Key":"secret"})"#,
+            r#"(headers={"Content-Type":"xml"})"#,
+            // A number where only text is allowed, text where only numbers are.
+            r#"(headers={"Accept":3})"#,
+            r#"(headers={}, counts={"apples":"3"})"#,
+            // More pairs than the bound.
+            r#"(headers={"a":"b","a":"b","a":"b","a":"b","a":"b"})"#,
+        ] {
+            assert!(!admits(bad), "{bad}");
+        }
+        // Without a request to copy from, only the empty object.
+        let empty = Copies {
+            params: &[],
+            source: "",
+        };
+        let node = arguments_with(&schema, &PYTHON, &ParamValues::new(), empty);
+        let program = Program::compile(&node);
+        let mut m = program.start();
+        assert!(m.feed(br#"(headers={})"#) && m.is_complete());
+    }
+
+    #[test]
+    fn an_array_without_max_items_holds_at_most_eight() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"tags": {"type": "array", "items": {"type": "integer"}}},
+            "required": ["tags"]
+        });
+        let none = ParamValues::new();
+        let list = |n: usize| {
+            let items: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+            format!("{{\"tags\":[{}]}}", items.join(","))
+        };
+        for n in [0, 1, 8] {
+            assert!(admits(&schema, &ArgStyle::JSON, &none, &list(n)), "{n}");
+        }
+        assert!(!admits(&schema, &ArgStyle::JSON, &none, &list(9)));
     }
 
     #[test]
