@@ -2,7 +2,7 @@
 //! scripted reading that is sure of the destructive tool, a message that asks *about* the
 //! action, one that negates it before the verb ("안 지워도 돼"), and one that asks to change
 //! something without naming the value the tool needs (a new day) get no destructive step,
-//! while the plain requests do; a request of two clauses gets the steps its action words
+//! while the plain requests do; a refusal leaves only what the request asks for by its words; a request of two clauses gets the steps its action words
 //! say, not a step a noun of some label suggests.
 
 use std::sync::{Arc, Mutex};
@@ -140,6 +140,17 @@ async fn a_question_about_the_action_gets_none() {
 async fn a_negation_before_the_verb_refuses_it() {
     let plan = plan_for("2번은 안 지워도 돼").await;
     assert!(!plan.contains(&"remove_chore".to_owned()), "{plan:?}");
+}
+
+#[tokio::test]
+async fn a_refusal_leaves_only_what_the_request_asks_for_by_its_words() {
+    // Not the refused action's neighbour (another change): words.
+    assert!(plan_for("2번 지우지 마").await.is_empty());
+    // What the rest of the request asks for stands.
+    assert_eq!(
+        plan_for("2번 지우지 말고 목록 보여줘").await,
+        ["list_chores"]
+    );
 }
 
 #[tokio::test]

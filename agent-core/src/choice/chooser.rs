@@ -791,9 +791,9 @@ impl Chooser {
     /// this one, or — for a first step that completes, deletes, changes or
     /// cancels something — where it leaves a required parameter with a provider unnamed (a
     /// message not in Korean over values labelled in Korean is given the benefit of the doubt,
-    /// see [`OtherScript`]). The nearest tool to a request for something the app cannot do is
-    /// often one that writes; a person should not be asked to confirm an action they never
-    /// asked for.
+    /// see [`OtherScript`]). After a refusal the other plan must say each step's action too.
+    /// The nearest tool to a request for something the app cannot do is often one that
+    /// writes; a person should not be asked to confirm an action they never asked for.
     fn asked_for(
         &self,
         plan: Plan,
@@ -861,7 +861,20 @@ impl Chooser {
         if asked(&plan) {
             return plan;
         }
-        let others: Vec<(Plan, f32)> = scores.iter().filter(|(p, _)| asked(p)).cloned().collect();
+        // After a refusal, what is left is only what the request asks for by its words
+        // ("don't add it, just show me the list"), or words: the refused action's neighbours
+        // (a timer for "never mind the eggs") are no more asked for than the action itself.
+        let says_each = |plan: &Plan| {
+            !refuses
+                || plan
+                    .iter()
+                    .all(|step| self.actions.said(step, request) == Said::Asked)
+        };
+        let others: Vec<(Plan, f32)> = scores
+            .iter()
+            .filter(|(p, _)| asked(p) && says_each(p))
+            .cloned()
+            .collect();
         best(&others).unwrap_or_default()
     }
 
