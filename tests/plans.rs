@@ -497,8 +497,9 @@ async fn an_elliptical_follow_up_continues_the_last_tool_until_the_conversation_
     );
 }
 
-/// An agent over two tools declared at run time — the weather of a city, recipes for a
-/// query — whose free-text parameters are grounded in the request, playing back `script`.
+/// An agent over three tools declared at run time — removing a shopping item by its number
+/// (a provider's values), the weather of a city, recipes for a query (free text grounded in
+/// the request) — that confirms every call, playing back `script`.
 fn lookup_agent(
     script: Vec<Vec<agent_core::ChatEvent>>,
 ) -> (
@@ -520,7 +521,30 @@ fn lookup_agent(
             .build()
             .expect("a run-time tool")
     };
+    let remove = ToolDefinition::builder("remove_item", "장보기 목록에서 항목 하나를 지웁니다.")
+        .schema(ToolSchema::from_validation(json!({
+            "type": "object",
+            "properties": {"number": {"type": "integer", "description": "항목 번호"}},
+            "required": ["number"]
+        })))
+        .values("number", || {
+            vec![
+                ValueChoice::new(1, "우유"),
+                ValueChoice::new(2, "계란"),
+                ValueChoice::new(3, "두부"),
+            ]
+        })
+        .destructive(true)
+        .handler(|call: agent_core::CallContext| {
+            let args = call.args().clone();
+            async move { ToolResult::ok(args) }
+        })
+        .build()
+        .expect("a run-time tool with a provider");
     let registry = Registry::builder()
+        .definition(remove)
+        .example(Example::new("2번 지워줘").call("remove_item", json!({"number": 2})))
+        .example(Example::new("두부 목록에서 지워").call("remove_item", json!({"number": 3})))
         .definition(tool("weather", "도시의 현재 날씨를 알려줍니다.", "city"))
         .definition(tool("recipes", "Finds recipes for a query.", "query"))
         .example(Example::new("서울 날씨 알려줘").call("weather", json!({"city": "서울"})))
@@ -538,6 +562,7 @@ fn lookup_agent(
     let agent = Agent::new(session, registry)
         .with_chooser(chooser)
         .with_strategy(Strategy::Router)
+        .with_confirmer(agent_core::ApproveAll)
         .with_events(move |event| sink.lock().expect("events").push(event));
     (agent, events, transcript)
 }
@@ -591,6 +616,37 @@ async fn a_call_is_made_for_each_member_of_a_list_where_the_tool_takes_one_value
             "{request}"
         );
     }
+}
+
+#[tokio::test]
+async fn a_call_is_made_for_each_provided_value_a_list_names() {
+    for (request, first, second) in [("1번이랑 3번 지워줘", 1, 3), ("우유랑 두부 지워줘", 1, 3)]
+    {
+        let (mut agent, events, transcript) = lookup_agent(vec![
+            vec![call("remove_item", json!({"number": first}))],
+            vec![call("remove_item", json!({"number": second}))],
+            text("지웠어요."),
+        ]);
+        agent.send(request).await.expect("answer");
+        assert_eq!(
+            requested(&events),
+            [
+                ("remove_item".to_owned(), json!({"number": first})),
+                ("remove_item".to_owned(), json!({"number": second})),
+            ],
+            "{request}"
+        );
+        let allowed = &transcript.received().values[1]["remove_item"]["number"];
+        assert_eq!(allowed.len(), 1, "{request}: {allowed:?}");
+        assert_eq!(allowed[0].value, json!(second), "{request}");
+    }
+    // "말고" is no list: one call.
+    let (mut agent, events, _) = lookup_agent(vec![
+        vec![call("remove_item", json!({"number": 3}))],
+        text("지웠어요."),
+    ]);
+    agent.send("1번 말고 3번 지워줘").await.expect("answer");
+    assert_eq!(requested(&events).len(), 1);
 }
 
 #[tokio::test]

@@ -576,12 +576,12 @@ impl Chooser {
             &plan.request,
         );
         let allowed = match plan.forced.iter().find(|(step, ..)| *step == index) {
-            Some((_, param, value)) => {
+            Some((_, param, choice)) => {
                 let mut allowed = Arc::unwrap_or_clone(allowed);
                 allowed
                     .entry(tool.clone())
                     .or_default()
-                    .insert(param.clone(), vec![ValueChoice::new(value.as_str(), value)]);
+                    .insert(param.clone(), vec![choice.clone()]);
                 if !require.contains(param) {
                     require.push(param.clone());
                 }
@@ -605,13 +605,14 @@ impl Chooser {
 
     /// Adds a call of a one-step plan's tool for each other member of a list the request
     /// names where the first call took one ("서울이랑 부산 날씨 알려줘" written for 서울, "weather
-    /// in Seoul and in Busan" for Seoul): the tool takes one value, the person asked for
-    /// several. Read off the first call as `written` (tool, arguments): a required free-text
-    /// parameter copied from the request (not one with a value provider) whose value is one
-    /// member of a list the request writes, the others not written and not only words of what
-    /// the tool is about. A call that took the whole list ("chicken and rice" as one search)
-    /// is one call. Each added step takes its member and nothing else for that parameter; at
-    /// most `most` are added. Returns how many were.
+    /// in Seoul and in Busan" for Seoul, "1번이랑 6번 지워줘" for 1): the tool takes one value,
+    /// the person asked for several. Read off the first call as `written` (tool, arguments):
+    /// a required parameter whose value is one member of a list the request writes — a
+    /// free-text one copied from the request (the other members not only words of what the
+    /// tool is about), or one with a value provider (each other member naming one other of
+    /// its values, by number or by words). A call that took the whole list ("chicken and
+    /// rice" as one search) is one call. Each added step takes its member and nothing else
+    /// for that parameter; at most `most` are added. Returns how many were.
     pub fn repeat_for_list(
         &self,
         plan: &mut TurnPlan,
@@ -631,21 +632,25 @@ impl Chooser {
             .iter()
             .chain(definition.grounded_parameters())
             .collect();
+        let text = plan.request.text();
         let others = definition
             .required_parameters()
             .into_iter()
             .find_map(|param| {
-                let value = args.get(param).and_then(Value::as_str)?;
-                if !copied.iter().any(|c| c.as_str() == param)
-                    || definition.has_value_provider(param)
-                {
+                let value = args.get(param)?;
+                let members: Vec<ValueChoice> = if definition.has_value_provider(param) {
+                    let choices = plan.current.get(&tool).and_then(|p| p.get(param))?;
+                    others_named(text, value, choices)
+                } else if copied.iter().any(|c| c.as_str() == param) {
+                    request::conjuncts(text, value.as_str()?)
+                        .into_iter()
+                        .filter(|member| !super::arguments::names_only_topic(definition, member))
+                        .map(|member| ValueChoice::new(member.as_str(), member.as_str()))
+                        .collect()
+                } else {
                     return None;
-                }
-                let members: Vec<String> = request::conjuncts(plan.request.text(), value)
-                    .into_iter()
-                    .filter(|member| !super::arguments::names_only_topic(definition, member))
-                    .take(most)
-                    .collect();
+                };
+                let members: Vec<ValueChoice> = members.into_iter().take(most).collect();
                 (!members.is_empty()).then(|| (param.to_owned(), members))
             });
         let Some((param, members)) = others else {
@@ -1061,6 +1066,40 @@ impl Chooser {
             decision
         }
     }
+}
+
+/// The other values of `choices` named, one each, by the members of a list the request
+/// `text` writes one member of which names `value` ("1번이랑 6번" with 1 written: 6), in the
+/// order written. A member names a value by its number ("6번") or, failing that, by the
+/// words of one value alone.
+fn others_named(text: &str, value: &Value, choices: &[ValueChoice]) -> Vec<ValueChoice> {
+    let named = |member: &str| -> Option<&ValueChoice> {
+        if let [index] = request::numbers_written(member, choices).as_slice() {
+            return choices.get(*index);
+        }
+        let mentioned = request::mentioned(&Request::new(member), choices);
+        let mut hits = choices.iter().zip(mentioned).filter(|(_, hit)| *hit);
+        match (hits.next(), hits.next()) {
+            (Some((choice, _)), None) => Some(choice),
+            _ => None,
+        }
+    };
+    for list in request::lists(text) {
+        if !list
+            .iter()
+            .any(|m| named(m).is_some_and(|c| c.value == *value))
+        {
+            continue;
+        }
+        let mut others: Vec<ValueChoice> = Vec::new();
+        for choice in list.iter().filter_map(|m| named(m)) {
+            if choice.value != *value && !others.iter().any(|o| o.value == choice.value) {
+                others.push(choice.clone());
+            }
+        }
+        return others;
+    }
+    Vec::new()
 }
 
 /// The probability, under `scores` (log-scores of plans, normalised here), of the plans

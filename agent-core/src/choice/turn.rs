@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::decision::Decision;
 use crate::request::Request;
-use crate::tool::{Example, JournalEntry, ValueSets};
+use crate::tool::{Example, JournalEntry, ValueChoice, ValueSets};
 
 /// What to do with one message: the [`Decision`] (the tools in order, or none, and the
 /// evidence), the values the first step may take, and the worked example to show before an
@@ -27,7 +27,7 @@ pub struct TurnPlan {
     /// Steps added for the other members of a list the request names (see
     /// [`Chooser::repeat_for_list`](super::Chooser::repeat_for_list)): the step, its
     /// parameter, and the one value it takes.
-    pub(super) forced: Vec<(usize, String, String)>,
+    pub(super) forced: Vec<(usize, String, ValueChoice)>,
 }
 
 impl TurnPlan {

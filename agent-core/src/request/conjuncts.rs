@@ -274,6 +274,26 @@ fn is_clause_start(word: &str) -> bool {
     CLAUSE_STARTS.iter().any(|c| word.eq_ignore_ascii_case(c))
 }
 
+/// Every list `text` writes, each as its members in the order written ("1번이랑 6번 둘 다" →
+/// [["1번", "6번"]]).
+pub(crate) fn lists(text: &str) -> Vec<Vec<String>> {
+    let mut lists: Vec<Vec<String>> = Vec::new();
+    for raw in text.split_whitespace() {
+        let word = Word::read(raw);
+        if word.joiner || lists.iter().any(|l| l.iter().any(|m| m == word.stem)) {
+            continue;
+        }
+        let others = conjuncts(text, word.stem);
+        if others.is_empty() {
+            continue;
+        }
+        let mut list = vec![word.stem.to_owned()];
+        list.extend(others);
+        lists.push(list);
+    }
+    lists
+}
+
 /// The text of a list member made of `words` — the last one's stem — if it can be one: not
 /// `value` again, not the start of a clause, not a verb.
 fn member(words: &[Word<'_>], value: &str) -> Option<String> {
@@ -301,6 +321,8 @@ mod tests {
         assert_eq!(conjuncts("우유 및 계란", "계란"), ["우유"]);
         assert_eq!(conjuncts("동해랑 서해 날씨", "동해"), ["서해"]);
         assert_eq!(conjuncts("동해, 서해랑 남해", "서해"), ["동해", "남해"]);
+        assert_eq!(lists("1번이랑 6번 둘 다 지워줘"), [["1번", "6번"]]);
+        assert!(lists("1번 말고 6번 지워줘").is_empty());
     }
 
     #[test]

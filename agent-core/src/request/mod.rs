@@ -29,7 +29,7 @@ mod quantities;
 mod text;
 mod undo;
 
-pub(crate) use conjuncts::conjuncts;
+pub(crate) use conjuncts::{conjuncts, lists};
 pub(crate) use mentions::mentioned;
 pub(crate) use numbers::numbers_written;
 pub(crate) use ordinal::Ordinal;
