@@ -2,8 +2,9 @@
 //! scripted reading that is sure of the destructive tool, a message that asks *about* the
 //! action, one that negates it before the verb ("안 지워도 돼"), and one that asks to change
 //! something without naming the value the tool needs (a new day) get no destructive step,
-//! while the plain requests do; a refusal leaves only what the request asks for by its words; a request of two clauses gets the steps its action words
-//! say, not a step a noun of some label suggests.
+//! while the plain requests do; a refusal leaves only what the request asks for by its
+//! words; a request of two clauses gets the steps its action words say, not a step a noun of
+//! some label suggests.
 
 use std::sync::{Arc, Mutex};
 

@@ -583,7 +583,7 @@ fn requested(events: &Mutex<Vec<AgentEvent>>) -> Vec<(String, serde_json::Value)
 #[tokio::test]
 async fn a_call_is_made_for_each_member_of_a_list_where_the_tool_takes_one_value() {
     for (request, first, second) in [
-        ("서울이랑 부산 날씨 알려줘", "서울", "부산"),
+        ("서울이랑 부산 날씨 둘 다 알려줘", "서울", "부산"),
         (
             "What's the weather in Seoul and in Busan?",
             "Busan",
@@ -596,6 +596,11 @@ async fn a_call_is_made_for_each_member_of_a_list_where_the_tool_takes_one_value
             text("두 도시의 날씨예요."),
         ]);
         agent.send(request).await.expect("answer");
+        assert_eq!(
+            plans(&events),
+            [vec!["weather"], vec!["weather", "weather"]],
+            "{request}: planned, then planned again with the list"
+        );
         assert_eq!(
             requested(&events),
             [

@@ -819,7 +819,7 @@ fn an_app_that_swaps_200_tool_sets_keeps_memory_and_disk_flat() {
     }
     // Flat memory: once the allocator and llama.cpp's buffers have settled (the first sets),
     // the process grows by less than four preambles' states over the next 150 sets — a leak
-    // of one preamble in 40 sets, or 64 KiB a set, would not pass.
+    // of 100 KiB a set would not pass.
     if let Some(settled) = settled_rss {
         let growth = peak_rss.saturating_sub(settled);
         assert!(

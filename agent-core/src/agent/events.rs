@@ -17,7 +17,8 @@ use crate::tool::ToolResult;
 pub enum AgentEvent {
     /// The tool-choice stage decided what to do about the message: the tools to call in
     /// order (`decision.plan`, empty to answer in words), with the router's ranking and the
-    /// channel scores that led there.
+    /// channel scores that led there. Sent again after the first call where the request
+    /// lists several values for it and the plan gains a call per other value.
     Planned(Decision),
     /// A piece of the model's answer, as it is generated.
     TextDelta(String),

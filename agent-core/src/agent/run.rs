@@ -200,12 +200,15 @@ impl<S: ChatSession> Agent<S> {
                 // A list where the call took one value: a call for each other member, as
                 // many as the turn has model turns for.
                 let room = self.max_turns.saturating_sub(2);
-                self.chooser.repeat_for_list(
+                let added = self.chooser.repeat_for_list(
                     &mut plan,
                     self.calls.dispatcher(),
                     &turn.written,
                     room,
                 );
+                if added > 0 {
+                    self.emit(AgentEvent::Planned(plan.decision.clone()));
+                }
             }
             index += 1;
         }

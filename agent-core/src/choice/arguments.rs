@@ -39,8 +39,8 @@ pub(crate) fn repeated_copies(tool: &ToolDefinition, args: &Map<String, Value>) 
         .collect()
 }
 
-/// `args` without the [`repeated_copies`] of a call of `tool`, its grounded texts
-/// [trimmed](trimmed_copy).
+/// `args` without the [`repeated_copies`] of a call of `tool`, its grounded texts and its
+/// free-form objects' keys and texts [trimmed](trimmed_copy).
 pub(crate) fn tidy(tool: &ToolDefinition, args: &mut Value) {
     if let Some(args) = args.as_object_mut() {
         let topic = topic_words(tool);
@@ -71,16 +71,24 @@ pub(crate) fn tidy(tool: &ToolDefinition, args: &mut Value) {
         for (name, value) in args.iter_mut() {
             let free = tool.parameter(name).is_some_and(is_free_object);
             if let (true, Value::Object(pairs)) = (free, value) {
-                *pairs = std::mem::take(pairs)
-                    .into_iter()
-                    .map(|(key, value)| {
-                        let value = match value {
-                            Value::String(text) => Value::String(trimmed_copy(&text).to_owned()),
-                            other => other,
-                        };
-                        (trimmed_copy(&key).to_owned(), value)
-                    })
-                    .collect();
+                let mut tidied = Map::new();
+                for (key, value) in std::mem::take(pairs) {
+                    let value = match value {
+                        Value::String(text) if !trimmed_copy(&text).is_empty() => {
+                            Value::String(trimmed_copy(&text).to_owned())
+                        }
+                        other => other,
+                    };
+                    // A key that trims to nothing, or to another key already there, stays.
+                    let trimmed = trimmed_copy(&key);
+                    let key = if trimmed.is_empty() || tidied.contains_key(trimmed) {
+                        key
+                    } else {
+                        trimmed.to_owned()
+                    };
+                    tidied.insert(key, value);
+                }
+                *pairs = tidied;
             }
         }
     }

@@ -577,11 +577,19 @@ impl Chooser {
         );
         let allowed = match plan.forced.iter().find(|(step, ..)| *step == index) {
             Some((_, param, choice)) => {
+                // A provider's value is looked up again by its label: an earlier step may have
+                // renumbered what it names (a list's positions after a removal).
+                let all = tools.current_values();
+                let now = all
+                    .get(tool)
+                    .and_then(|params| params.get(param))
+                    .and_then(|choices| choices.iter().find(|c| c.label == choice.label))
+                    .unwrap_or(choice);
                 let mut allowed = Arc::unwrap_or_clone(allowed);
                 allowed
                     .entry(tool.clone())
                     .or_default()
-                    .insert(param.clone(), vec![choice.clone()]);
+                    .insert(param.clone(), vec![now.clone()]);
                 if !require.contains(param) {
                     require.push(param.clone());
                 }

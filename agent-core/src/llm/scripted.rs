@@ -42,7 +42,7 @@ pub struct Received {
     /// The values restricted parameters could take in every turn (tool → parameter →
     /// choices), in order.
     pub values: Vec<ValueSets>,
-    /// The arguments every turn's call had to write beyond its schema's required ones.
+    /// The arguments every turn's call had to write (the request's `require`), in order.
     pub required: Vec<Vec<String>>,
     /// The requests of the worked examples every turn asked to show, in order.
     pub shown_examples: Vec<Vec<String>>,

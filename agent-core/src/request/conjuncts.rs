@@ -22,8 +22,7 @@ const JOINERS: &[&str] = &["and", "&", "plus", "및", "그리고"];
 /// English words that stand before a member: a preposition repeated before the next member
 /// ("in Seoul and in Busan") or an article that starts one ("the eggs").
 const LEADS: &[&str] = &[
-    "in", "for", "to", "at", "from", "on", "of", "with", "about", "near", "the", "a", "an", "my",
-    "some",
+    "in", "for", "to", "at", "from", "on", "with", "about", "near", "the", "a", "an", "my", "some",
 ];
 
 /// English number words written before a member ("two avocados", "a dozen eggs").
@@ -39,7 +38,8 @@ const CLAUSE_STARTS: &[&str] = &[
     "can", "could", "would", "will", "i", "me", "it", "is", "are", "do", "does", "add", "set",
     "make", "get", "check", "remind", "send", "delete", "remove", "not", "no", "im", "i'm", "we",
     "you", "u", "they", "he", "she", "that", "this", "there", "here", "now", "today", "tonight",
-    "tomorrow", "pls", "plz", "thanks", "instead", "too",
+    "tomorrow", "pls", "plz", "thanks", "instead", "too", "hi", "hello", "hey", "ok", "okay",
+    "yes", "so", "well", "need", "want", "buy", "compare", "find", "search", "look", "put", "take",
 ];
 
 /// Words that follow a verb, not a value ("reheat it later").
@@ -126,10 +126,35 @@ fn same(a: &str, b: &str) -> bool {
 }
 
 /// The other members of the list `value` is one of in `text`, in the order written, each
-/// as many words as `value` at most and without the joiner or particle after it: "서울이랑
-/// 부산 날씨" with `value` "서울" → ["부산"]; "weather in Seoul and in Busan" with "Busan" →
-/// ["Seoul"]. Empty where `value` is in no list, or is not in `text`.
+/// without the joiner or particle after it (see [`member_end`] for where one ends):
+/// "서울이랑 부산 날씨 둘 다" with `value` "서울" → ["부산"]; "weather in Seoul and in Busan"
+/// with "Busan" → ["Seoul"]. A Korean list joined by glued particles alone ("친구랑 부산 여행")
+/// is read only where the text says it means several ("둘 다", "각각"): 랑 and 와 also mean
+/// *with*. Empty where `value` is in no list, is not in `text`, or the text picks one of the
+/// list ("1번이랑 3번 중에 1번만", "only", "either").
 pub(crate) fn conjuncts(text: &str, value: &str) -> Vec<String> {
+    read_list(text, value, says_several(text))
+}
+
+/// Words that say a request means each of several things ("둘 다 지워줘", "both").
+const SEVERAL: &[&str] = &[
+    "둘 다", "셋 다", "각각", "모두", "전부", "both", "each", " all ",
+];
+
+/// Words that pick one thing of a list ("1번이랑 3번 중에", "1번만", "only", "either").
+const PICKS: &[&str] = &[" 중에", " 중 ", " 사이", "만 ", "only", "either", "one of"];
+
+fn says_several(text: &str) -> bool {
+    let text = format!("{} ", text.to_lowercase());
+    SEVERAL.iter().any(|w| text.contains(w))
+}
+
+/// [`conjuncts`], reading a list joined by glued Korean particles alone where `glued_alone`.
+fn read_list(text: &str, value: &str, glued_alone: bool) -> Vec<String> {
+    let padded = format!("{} ", text.to_lowercase());
+    if PICKS.iter().any(|w| padded.contains(w)) {
+        return Vec::new();
+    }
     let value_words: Vec<&str> = value.split_whitespace().collect();
     let n = value_words.len();
     // "as well as" joins as "and" does.
@@ -147,8 +172,10 @@ pub(crate) fn conjuncts(text: &str, value: &str) -> Vec<String> {
         return Vec::new();
     };
     let lead = at.checked_sub(1).map(|i| &words[i]).filter(|w| w.is_lead());
-    // Whether a member is joined by a word or a particle, not only by commas.
+    // Whether a member is joined by a word or a particle, not only by commas; and by a word
+    // or a comma, not only by particles.
     let mut by_word = false;
+    let mut unglued = false;
     let mut before = Vec::new();
     let mut first = at;
     while before.len() < MOST {
@@ -162,10 +189,12 @@ pub(crate) fn conjuncts(text: &str, value: &str) -> Vec<String> {
         if words[k - 1].joiner {
             k -= 1;
             by_word = true;
+            unglued = true;
         } else if !words[k - 1].joined {
             break;
         } else {
             by_word |= !words[k - 1].comma;
+            unglued |= words[k - 1].comma;
         }
         // The member ends at `k` and runs back to the word after the previous joiner.
         let mut start = k;
@@ -174,6 +203,7 @@ pub(crate) fn conjuncts(text: &str, value: &str) -> Vec<String> {
             && !words[start - 1].joiner
             && (start == k || !words[start - 1].joined)
             && !words[start - 1].is_lead()
+            && !is_clause_start(words[start - 1].stem)
         {
             start -= 1;
         }
@@ -194,8 +224,10 @@ pub(crate) fn conjuncts(text: &str, value: &str) -> Vec<String> {
         if words.get(next).is_some_and(|w| w.joiner) {
             next += 1;
             by_word = true;
+            unglued = true;
         } else {
             by_word |= !words[last].comma;
+            unglued |= words[last].comma;
         }
         if let (Some(lead), Some(word)) = (lead, words.get(next))
             && same(word.raw, lead.raw)
@@ -232,6 +264,16 @@ pub(crate) fn conjuncts(text: &str, value: &str) -> Vec<String> {
     if !by_word && before.len() < 2 {
         return Vec::new();
     }
+    if !unglued && !glued_alone {
+        return Vec::new();
+    }
+    let mut seen = vec![value.to_lowercase()];
+    before.retain(|member| {
+        let key = member.to_lowercase();
+        let fresh = !seen.contains(&key);
+        seen.push(key);
+        fresh
+    });
     before
 }
 
@@ -239,8 +281,8 @@ pub(crate) fn conjuncts(text: &str, value: &str) -> Vec<String> {
 /// A Korean member is `n` words at most, ending early at a word a joiner is glued to. An
 /// English member runs to the next joiner ("red onions, and garlic" holds "red onions") or
 /// to what starts something else — a preposition, a clause, the end of a sentence ("2
-/// avocados to my list" holds "avocados") — at most four words; the last member of a list,
-/// when nothing ends it within `n` + 1 words, is `n` words.
+/// avocados to my list" holds "avocados") — at most four words; a member nothing ends within
+/// four words is `n`.
 fn member_end(words: &[Word<'_>], start: usize, n: usize) -> usize {
     let korean = words
         .get(start)
@@ -264,8 +306,6 @@ fn member_end(words: &[Word<'_>], start: usize, n: usize) -> usize {
     if !korean && !ended && end - start > n {
         // Nothing ended it: the value's own length.
         end = start + n;
-    } else if !korean && ended && end - start > n + 1 && !words[end - 1].joined {
-        end = start + n + 1;
     }
     end
 }
@@ -283,7 +323,7 @@ pub(crate) fn lists(text: &str) -> Vec<Vec<String>> {
         if word.joiner || lists.iter().any(|l| l.iter().any(|m| m == word.stem)) {
             continue;
         }
-        let others = conjuncts(text, word.stem);
+        let others = read_list(text, word.stem, true);
         if others.is_empty() {
             continue;
         }
@@ -301,8 +341,8 @@ fn member(words: &[Word<'_>], value: &str) -> Option<String> {
     let mut text: Vec<&str> = rest.iter().map(|w| w.raw).collect();
     text.push(last.stem);
     let text = text.join(" ");
-    let clause = is_clause_start(words[0].raw);
-    let verb = VERB_ENDINGS.iter().any(|e| last.raw.ends_with(e));
+    let clause = is_clause_start(words[0].stem);
+    let verb = VERB_ENDINGS.iter().any(|e| last.stem.ends_with(e));
     let empty = !text.chars().any(char::is_alphanumeric);
     (!clause && !verb && !empty && !same(&text, value)).then_some(text)
 }
@@ -313,16 +353,28 @@ mod tests {
 
     #[test]
     fn korean_lists_are_read_either_way_from_the_value() {
-        assert_eq!(conjuncts("서울이랑 부산 날씨 알려줘", "서울"), ["부산"]);
-        assert_eq!(conjuncts("서울이랑 부산 날씨 알려줘", "부산"), ["서울"]);
+        assert_eq!(
+            conjuncts("서울이랑 부산 날씨 둘 다 알려줘", "서울"),
+            ["부산"]
+        );
+        assert_eq!(
+            conjuncts("서울이랑 부산 날씨 둘 다 알려줘", "부산"),
+            ["서울"]
+        );
+        // 랑 and 와 also mean *with*: alone they make a list only of several things asked.
+        assert!(conjuncts("친구랑 부산 여행 가는데 날씨 어때?", "부산").is_empty());
+        assert!(conjuncts("서울이랑 부산 날씨 알려줘", "서울").is_empty());
         assert_eq!(conjuncts("서울, 부산, 대구 날씨", "서울"), ["부산", "대구"]);
         assert_eq!(conjuncts("서울, 부산, 대구 날씨", "부산"), ["서울", "대구"]);
-        assert_eq!(conjuncts("우유와 계란 추가해줘", "우유"), ["계란"]);
+        assert_eq!(conjuncts("우유와 계란 각각 추가해줘", "우유"), ["계란"]);
         assert_eq!(conjuncts("우유 및 계란", "계란"), ["우유"]);
-        assert_eq!(conjuncts("동해랑 서해 날씨", "동해"), ["서해"]);
+        assert_eq!(conjuncts("동해랑 서해 날씨 둘 다", "동해"), ["서해"]);
         assert_eq!(conjuncts("동해, 서해랑 남해", "서해"), ["동해", "남해"]);
         assert_eq!(lists("1번이랑 6번 둘 다 지워줘"), [["1번", "6번"]]);
         assert!(lists("1번 말고 6번 지워줘").is_empty());
+        assert!(lists("1번이랑 3번 중에 1번만 지워줘").is_empty());
+        assert!(conjuncts("either Seoul or Busan and Daegu", "Busan").is_empty());
+        assert_eq!(conjuncts("서울이랑 부산이랑 부산 둘 다", "서울"), ["부산"]);
     }
 
     #[test]
@@ -378,6 +430,15 @@ mod tests {
         assert!(conjuncts("add milk and tell me the total", "milk").is_empty());
         assert!(conjuncts("freeze cooked rice and reheat it later?", "rice").is_empty());
         assert!(conjuncts("forget the pasta, im not hungry", "pasta").is_empty());
+        assert_eq!(conjuncts("Hi, milk and eggs please", "milk"), ["eggs"]);
+        assert_eq!(
+            conjuncts("I need milk and brown sugar", "brown sugar"),
+            ["milk"]
+        );
+        assert_eq!(
+            conjuncts("milk and a bottle of wine", "milk"),
+            ["bottle of wine"]
+        );
         assert!(conjuncts("운동하고 싶어", "운동").is_empty());
         assert!(conjuncts("자기 전 양치하고 치실 한 번", "치실 한 번").is_empty());
         assert!(conjuncts("점심 먹고 2분 숨쉬기, 레벨3", "2분 숨쉬기").is_empty());

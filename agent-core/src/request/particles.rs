@@ -41,11 +41,19 @@ pub(crate) fn trimmed_copy(text: &str) -> &str {
         let Some(stem) = last_word.strip_suffix(particle) else {
             continue;
         };
-        let Some(has_final) = stem.chars().last().and_then(ends_in_consonant) else {
+        let Some(last) = stem.chars().last() else {
             continue;
         };
-        if stem.chars().count() >= 2 && after_consonant.is_none_or(|c| c == has_final) {
+        // After a Latin letter or a digit ("json으로", "Accept는") either form is written.
+        let fits = match ends_in_consonant(last) {
+            Some(has_final) => after_consonant.is_none_or(|c| c == has_final),
+            None => last.is_ascii_alphanumeric(),
+        };
+        if stem.chars().count() >= 2 && fits {
             return &text[..text.len() - particle.len()];
+        }
+        if !fits && last.is_ascii_alphanumeric() {
+            break;
         }
     }
     text
@@ -77,5 +85,8 @@ mod tests {
         assert_eq!(trimmed_copy("제주도"), "제주도");
         assert_eq!(trimmed_copy("소금을"), "소금");
         assert_eq!(trimmed_copy("kpop mix"), "kpop mix");
+        // After Latin letters either form of a particle goes, and no shorter one is cut.
+        assert_eq!(trimmed_copy("json으로"), "json");
+        assert_eq!(trimmed_copy("Accept는"), "Accept");
     }
 }

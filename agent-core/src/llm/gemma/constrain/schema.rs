@@ -10,8 +10,9 @@
 //! nullable unions, whose `null` is never written), `properties` in their declared order,
 //! `required`, `enum`, `const`, `anyOf`/`oneOf`, `minLength`/`maxLength`, `minimum`/`maximum`
 //! (integers), `format: date`, `minItems`/`maxItems` (up to four items are unrolled; an array
-//! that declares no `maxItems` holds at most eight), and free-form objects (no `properties`),
-//! whose keys and text values are stretches of the request. Other constraints (patterns,
+//! of scalars that declares no `maxItems` holds at most `DEFAULT_MAX_ITEMS`), and free-form
+//! objects (no `properties`) among the arguments, whose keys and text values are stretches
+//! of the request (nested ones are `{}`). Other constraints (patterns,
 //! number bounds) are left to the validation gate after decoding.
 //!
 //! Arguments the app restricts at run time ([`ParamValues`], from value providers) replace
@@ -415,7 +416,12 @@ fn array_node(schema: &Value) -> Node {
             // unbounded goes on inventing items.
             let most = max.unwrap_or(DEFAULT_MAX_ITEMS.max(min)).max(1);
             let mut tail = Node::Star(Box::new(Node::seq(vec![Node::lit(","), item.clone()])));
-            if most <= BOUNDED_ITEMS {
+            // Items that hold arrays or objects of their own are left to validation: their
+            // copies would multiply with each level.
+            let nested = ["array", "object"]
+                .iter()
+                .any(|t| admits_type(schema.get("items").unwrap_or(&Value::Null), t));
+            if most <= BOUNDED_ITEMS && !nested {
                 // Items 2..=most, each optional after the one before.
                 tail = Node::seq(Vec::new());
                 for _ in 1..most {
@@ -461,8 +467,13 @@ fn free_object_node(schema: &Value, source: &str) -> Node {
     if admits("string") {
         values.push(copy(DEFAULT_MAX_CHARS));
     }
-    if admits("number") || admits("integer") {
+    if admits("number") {
         values.push(number_node());
+    } else if admits("integer") {
+        values.push(Node::Int {
+            min: None,
+            max: None,
+        });
     }
     if source.trim().is_empty() || values.is_empty() {
         return Node::seq(vec![Node::lit(style.open), Node::lit(style.close)]);
@@ -641,7 +652,7 @@ mod tests {
             },
             "required": ["headers"]
         });
-        // A copy is whole words: "Accept" of "Accept는" is not one (the call is tidied after).
+        // A copy is whole words: "Accept" of "Accept는" is not one (the tidy trims "Accept는").
         let source = "headers Content-Type json and Accept text, apples 3";
         let copies = Copies {
             params: &[],
@@ -669,6 +680,7 @@ mod tests {
             // A number where only text is allowed, text where only numbers are.
             r#"(headers={"Accept":3})"#,
             r#"(headers={}, counts={"apples":"3"})"#,
+            r#"(headers={}, counts={"apples":3.5})"#,
             // More pairs than the bound.
             r#"(headers={"a":"b","a":"b","a":"b","a":"b","a":"b"})"#,
         ] {
