@@ -6,7 +6,10 @@
 //! none. Then, for each step, it asks the session for
 //! exactly that call ([`ToolChoice::Call`]) — the model writes only the arguments,
 //! constrained to the values the app allows this turn — and runs it through the
-//! [`Dispatcher`]. After the last step, or as soon as a call is cancelled, refused or fails,
+//! [`Dispatcher`]. Where the first call took one member of a list the request names
+//! ("서울이랑 부산 둘 다"), the plan gains a call of the same tool for each other member
+//! ([`Chooser::repeat_for_list`]). After the last step, or as soon as a call is cancelled,
+//! refused or fails,
 //! the model gets one more turn in which it may only answer in text ([`ToolChoice::None`]);
 //! if it writes nothing usable, the runtime's default answer for that outcome stands in
 //! ([`Messages`]). So every message ends with words, a cancelled call is acknowledged instead
@@ -39,6 +42,7 @@
 //! | `error.rs` | [`AgentError`], [`CompletedCall`] |
 //!
 //! [`Chooser::plan_in`]: crate::choice::Chooser::plan_in
+//! [`Chooser::repeat_for_list`]: crate::choice::Chooser::repeat_for_list
 //! [`ToolChoice::Call`]: crate::ToolChoice::Call
 //! [`ToolChoice::None`]: crate::ToolChoice::None
 //! [`Dispatcher`]: crate::Dispatcher
