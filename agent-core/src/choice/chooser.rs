@@ -540,10 +540,27 @@ impl Chooser {
         written: &[(String, Value)],
     ) -> Option<Step> {
         let tool = plan.decision.plan.get(index)?;
-        let current = if index == 0 {
-            plan.current.clone()
-        } else {
-            values::narrowed(tools, &plan.request)
+        // A later step asks the providers again, once: what the earlier steps changed.
+        let all = (index > 0).then(|| tools.current_values());
+        // The one value a step added for a list takes; a provider's value is looked up again
+        // by its label, as an earlier step may have renumbered what it names (a list's
+        // positions after a removal).
+        let forced =
+            plan.forced
+                .iter()
+                .find(|(step, ..)| *step == index)
+                .map(|(_, param, choice)| {
+                    let now = all
+                        .as_ref()
+                        .and_then(|all| all.get(tool))
+                        .and_then(|params| params.get(param))
+                        .and_then(|choices| choices.iter().find(|c| c.label == choice.label))
+                        .unwrap_or(choice);
+                    (param, now.clone())
+                });
+        let current = match all {
+            None => plan.current.clone(),
+            Some(all) => values::narrowed_from(tools, all, &plan.request),
         };
         if let Some(param) = values::nothing_to_choose(tools, tool, &current) {
             let label = tools
@@ -575,21 +592,13 @@ impl Chooser {
             &current,
             &plan.request,
         );
-        let allowed = match plan.forced.iter().find(|(step, ..)| *step == index) {
-            Some((_, param, choice)) => {
-                // A provider's value is looked up again by its label: an earlier step may have
-                // renumbered what it names (a list's positions after a removal).
-                let all = tools.current_values();
-                let now = all
-                    .get(tool)
-                    .and_then(|params| params.get(param))
-                    .and_then(|choices| choices.iter().find(|c| c.label == choice.label))
-                    .unwrap_or(choice);
+        let allowed = match forced {
+            Some((param, choice)) => {
                 let mut allowed = Arc::unwrap_or_clone(allowed);
                 allowed
                     .entry(tool.clone())
                     .or_default()
-                    .insert(param.clone(), vec![now.clone()]);
+                    .insert(param.clone(), vec![choice]);
                 if !require.contains(param) {
                     require.push(param.clone());
                 }
@@ -635,11 +644,6 @@ impl Chooser {
         let Some(definition) = tools.get(&tool).filter(|_| *called == tool) else {
             return 0;
         };
-        let copied: Vec<&String> = definition
-            .from_request_parameters()
-            .iter()
-            .chain(definition.grounded_parameters())
-            .collect();
         let text = plan.request.text();
         let others = definition
             .required_parameters()
@@ -649,7 +653,7 @@ impl Chooser {
                 let members: Vec<ValueChoice> = if definition.has_value_provider(param) {
                     let choices = plan.current.get(&tool).and_then(|p| p.get(param))?;
                     others_named(text, value, choices)
-                } else if copied.iter().any(|c| c.as_str() == param) {
+                } else if definition.copied_parameters().any(|c| c == param) {
                     request::conjuncts(text, value.as_str()?)
                         .into_iter()
                         .filter(|member| !super::arguments::names_only_topic(definition, member))

@@ -27,7 +27,16 @@ pub fn values_for(tools: &Dispatcher, request: &str) -> ValueSets {
 
 /// [`values_for`] of a request already read.
 pub(super) fn narrowed(tools: &Dispatcher, request: &Request) -> ValueSets {
-    let mut current = tools.current_values();
+    narrowed_from(tools, tools.current_values(), request)
+}
+
+/// [`narrowed`], from the providers' values `current` already asked for.
+pub(super) fn narrowed_from(
+    tools: &Dispatcher,
+    current: ValueSets,
+    request: &Request,
+) -> ValueSets {
+    let mut current = current;
     for tool in tools.tools() {
         let mut params = current.remove(tool.name()).unwrap_or_default();
         request::keep_mentioned(tool, &mut params, request);

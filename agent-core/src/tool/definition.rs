@@ -329,6 +329,13 @@ impl ToolDefinition {
         &self.grounded
     }
 
+    /// The parameters whose text a call copies from the request: the
+    /// [`from_request`](Self::from_request_parameters) ones, then the
+    /// [grounded](Self::grounded_parameters) ones.
+    pub(crate) fn copied_parameters(&self) -> impl Iterator<Item = &String> {
+        self.from_request.iter().chain(&self.grounded)
+    }
+
     /// The names the parameter schema requires.
     pub fn required_parameters(&self) -> Vec<&str> {
         self.schema
@@ -424,12 +431,7 @@ impl ToolDefinition {
             name: self.name.to_string(),
             label: self.label.to_string(),
             from_request: self.from_request.clone(),
-            copied: self
-                .from_request
-                .iter()
-                .chain(&self.grounded)
-                .cloned()
-                .collect(),
+            copied: self.copied_parameters().cloned().collect(),
             description: self.description.to_string(),
             parameters: self.schema.parameters.clone(),
         }
