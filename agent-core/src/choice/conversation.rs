@@ -79,9 +79,9 @@ impl Conversation {
     }
 
     /// The tool an elliptical follow-up continues: the last call's (if it succeeded), when
-    /// `request` is a few
-    /// words that name one of its parameters' values (`full`: every value the providers
-    /// offer now) or a place in a list the conversation showed. Whether the request asks for
+    /// `request` is a few words that name one of its parameters' values as words of their
+    /// own (`full`: every value the providers offer now; "보리차도", not the "감사" of
+    /// "감사합니다") or a place in a list the conversation showed. Whether the request asks for
     /// another tool's action is the caller's to judge.
     pub(super) fn continued(&self, request: &Request, full: &ValueSets) -> Option<&str> {
         let last = self.last_call().filter(|call| call.data.is_some())?;
@@ -91,7 +91,7 @@ impl Conversation {
         let names_a_value = full.get(&last.tool).is_some_and(|params| {
             params
                 .values()
-                .any(|choices| request::mentioned(request, choices).contains(&true))
+                .any(|choices| request::named_as_words(request, choices).contains(&true))
         });
         let names_a_place = request.ordinal().is_some() && self.listed().is_some();
         (names_a_value || names_a_place).then_some(last.tool.as_str())
@@ -377,8 +377,17 @@ mod tests {
             Some("get_streak")
         );
         assert_eq!(
+            conversation.continued(&Request::new("아 그리고 보리차도"), &full),
+            Some("get_streak")
+        );
+        assert_eq!(
             conversation.continued(&Request::new("고마워!"), &full),
             None
+        );
+        assert_eq!(
+            conversation.continued(&Request::new("치실하세요"), &full),
+            None,
+            "a value's word inside another word names nothing"
         );
         assert_eq!(
             conversation.continued(

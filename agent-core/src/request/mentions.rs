@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::numbers::{digit_spans, writes};
+use super::particles::TRAILING_PARTICLES;
 use super::text::Request;
 use crate::tool::ValueChoice;
 
@@ -28,6 +29,43 @@ pub(crate) fn mentioned(request: &Request, choices: &[ValueChoice]) -> Vec<bool>
             })
         })
         .collect()
+}
+
+/// What may follow a value named on its own in a short follow-up ("3번은?", "보리차도", "어제두",
+/// "책 읽기는요?"), besides the particles that follow any name.
+const FOLLOW_UP_TAILS: &[&str] = &[
+    "도", "두", "만", "이", "요", "은요", "는요", "도요", "이요", "만요",
+];
+
+/// Which of `choices` the request names as words of their own (see [`mentioned`]): where the
+/// rest of the word after the mention is nothing, a particle, or "번" and a particle — "3번은?",
+/// "보리차도", "and habit 2?" name a value; "감사합니다" does not name "감사 일기".
+pub(crate) fn named_as_words(request: &Request, choices: &[ValueChoice]) -> Vec<bool> {
+    let lower = request.lower();
+    mentioned(request, choices)
+        .into_iter()
+        .zip(choices)
+        .map(|(said, choice)| {
+            said && spans(lower, choice)
+                .into_iter()
+                .any(|(_, end)| ends_as_a_name(lower, end))
+        })
+        .collect()
+}
+
+/// Whether the word of `text` that a mention ends at `end` in goes on with a particle at most.
+fn ends_as_a_name(text: &str, end: usize) -> bool {
+    let rest = text[end..]
+        .split(char::is_whitespace)
+        .next()
+        .unwrap_or_default();
+    let rest = rest.trim_end_matches(|c: char| !c.is_alphanumeric());
+    let rest = rest.strip_prefix('번').unwrap_or(rest);
+    rest.is_empty()
+        || FOLLOW_UP_TAILS.contains(&rest)
+        || TRAILING_PARTICLES
+            .iter()
+            .any(|(particle, _)| *particle == rest)
 }
 
 /// Which of `choices` the request names as the value something becomes: a mention followed,

@@ -30,7 +30,7 @@ mod text;
 mod undo;
 
 pub(crate) use conjuncts::{conjuncts, lists};
-pub(crate) use mentions::mentioned;
+pub(crate) use mentions::{mentioned, named_as_words};
 pub(crate) use numbers::numbers_written;
 pub(crate) use ordinal::Ordinal;
 pub(crate) use params::{
