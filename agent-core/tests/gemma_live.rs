@@ -714,6 +714,8 @@ fn resident_bytes() -> Option<u64> {
 /// Tool set `set` of a plugin host: two tools declared at run time from JSON Schemas, as an
 /// app gets them from an MCP server or a plugin, named and described differently per set.
 fn plugin_tools(set: usize) -> Arc<Registry> {
+    // Three digits in every set's names: every preamble is as long as the others, so the
+    // buffers llama.cpp sizes to a prompt settle with the first set and growth is a leak.
     let tool = |name: String, description: String, parameters: Value| {
         ToolDefinition::builder(name, description)
             .schema(ToolSchema::from_validation(parameters))
@@ -727,15 +729,15 @@ fn plugin_tools(set: usize) -> Arc<Registry> {
     Arc::new(
         Registry::builder()
             .definition(tool(
-                format!("plugin{set}.lookup"),
-                format!("플러그인 {set}번의 자료를 찾습니다."),
+                format!("plugin{set:03}.lookup"),
+                format!("플러그인 {set:03}번의 자료를 찾습니다."),
                 json!({"type": "object", "properties": {
                     "query": {"type": "string", "description": "찾을 말"}
                 }, "required": ["query"]}),
             ))
             .definition(tool(
-                format!("plugin{set}.count"),
-                format!("플러그인 {set}번의 항목 수를 셉니다."),
+                format!("plugin{set:03}.count"),
+                format!("플러그인 {set:03}번의 항목 수를 셉니다."),
                 json!({"type": "object", "properties": {
                     "limit": {"type": "integer", "format": "int32", "description": "최대 개수"}
                 }}),
