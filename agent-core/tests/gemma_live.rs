@@ -10,9 +10,10 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
-use agent_core::llm::gemma::{
-    CacheFault, GemmaBackend, GemmaOptions, GemmaSession, PrefixCache, PrefixSource,
-};
+mod live;
+use live::{model_path, options, runtime};
+
+use agent_core::llm::gemma::{CacheFault, GemmaBackend, GemmaSession, PrefixCache, PrefixSource};
 use agent_core::{
     Agent, AgentEvent, ApproveAll, ChatConfig, ChatEvent, ChatSession, Dep, Example, LlmError,
     Registry, ResultMessage, ToolCall, ToolChoice, ToolDefinition, ToolResult, ToolSchema,
@@ -92,30 +93,6 @@ fn note_ids(notebook: Dep<Notebook>) -> Vec<ValueChoice> {
         .collect()
 }
 
-fn model_path() -> Option<PathBuf> {
-    let path = GemmaBackend::default_model_path();
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "no model at {}: CI must run scripts/fetch-model.sh (or set GEMMA_MODEL) before the live tests",
-        path.display()
-    );
-    eprintln!(
-        "skipping live test: no model at {} (run scripts/fetch-model.sh)",
-        path.display()
-    );
-    None
-}
-
-fn options() -> GemmaOptions {
-    let mut options = GemmaOptions::default();
-    options.context_size = 2048;
-    options.prefix_cache = PrefixCache::Off;
-    options
-}
-
 static SERIAL: Mutex<()> = Mutex::new(());
 
 /// The shared model and the lock serializing the tests.
@@ -142,13 +119,6 @@ fn registry(notes: &[&str]) -> Arc<Registry> {
             .build()
             .expect("the notebook registry builds"),
     )
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime")
 }
 
 fn run(session: &mut GemmaSession, request: TurnRequest) -> Vec<Result<ChatEvent, LlmError>> {

@@ -6,46 +6,17 @@
 //! The model is found as in `gemma_live.rs`; without it the test skips locally and fails under
 //! `CI=true`.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use agent_core::llm::gemma::{GemmaBackend, GemmaOptions, PrefixCache, PrefixSource};
+mod live;
+use live::{model_path, options, runtime};
+
+use agent_core::llm::gemma::{GemmaBackend, PrefixCache, PrefixSource};
 use agent_core::{ChatConfig, ChatSession, Registry, ToolDefinition, ToolResult, ToolSchema};
 use serde_json::{Value, json};
 
 const INSTRUCTIONS: &str = "너는 플러그인 앱의 도우미야. 한국어로 짧게 답해.";
-
-fn model_path() -> Option<PathBuf> {
-    let path = GemmaBackend::default_model_path();
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "no model at {}: CI must run scripts/fetch-model.sh (or set GEMMA_MODEL) before the live tests",
-        path.display()
-    );
-    eprintln!(
-        "skipping live test: no model at {} (run scripts/fetch-model.sh)",
-        path.display()
-    );
-    None
-}
-
-fn options() -> GemmaOptions {
-    let mut options = GemmaOptions::default();
-    options.context_size = 2048;
-    options.prefix_cache = PrefixCache::Off;
-    options
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime")
-}
 
 /// The bytes of the prefix states (`.kv` and `.meta`) in `dir`.
 fn state_bytes(dir: &std::path::Path) -> u64 {
