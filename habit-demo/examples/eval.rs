@@ -14,8 +14,9 @@
 //! Besides the coach (`--domain habit`, splits `dev`, `probe`, `heldout`, and `fresh-dev` /
 //! `fresh-heldout`, requests written later by someone who saw neither the examples nor the
 //! code; `conversations-dev`, `conversations-heldout`, `conversations-fresh-heldout`,
-//! `conversations-fresh2-heldout` and `conversations-fresh3-dev` / `conversations-fresh3-heldout`
-//! (one writer's 40 conversations, alternately), multi-turn conversations judged turn by turn, see
+//! `conversations-fresh2-heldout`, `conversations-fresh3-dev` / `conversations-fresh3-heldout`
+//! (one writer's 40 conversations, alternately) and `conversations-fresh4-heldout` (40
+//! more, all held out), multi-turn conversations judged turn by turn, see
 //! `examples/eval/conversations.schema.md`), two apps declared from the README by a newcomer
 //! are measured the same way:
 //! `--domain todo` (a to-do list) and `--domain expense` (an expense book), six tools each, three
@@ -1123,6 +1124,7 @@ const SPLITS: [(&str, &[&str]); 4] = [
             "conversations-fresh2-heldout",
             "conversations-fresh3-dev",
             "conversations-fresh3-heldout",
+            "conversations-fresh4-heldout",
         ],
     ),
     (
