@@ -160,6 +160,21 @@ async fn a_text_answer_finishes_the_turn() {
 }
 
 #[tokio::test]
+async fn a_words_only_answer_that_says_the_request_again_is_not_shown() {
+    let request = "안녕하세요, 오늘은 날씨가 참 좋네요";
+    let mut h = routed(vec![text(request)], None, Strategy::Router);
+    let answer = h.agent.send(request).await.expect("answer");
+    assert!(h.fed_back().is_empty(), "no tool for small talk");
+    assert_ne!(answer, request);
+    assert!(
+        h.events()
+            .iter()
+            .any(|event| matches!(event, AgentEvent::DefaultAnswer { .. })),
+        "the turn ends with the default words instead"
+    );
+}
+
+#[tokio::test]
 async fn one_call_runs_and_its_result_goes_back() {
     let mut h = harness(
         vec![

@@ -159,6 +159,18 @@ pub(super) fn repeats_earlier(answer: &str, earlier: &[String]) -> bool {
     earlier.iter().any(|m| echoes(answer, m))
 }
 
+/// Whether a words-only `answer` says nothing but (part of) the `request` it answers: the
+/// request's letters contain the answer's, or three quarters of the answer's character
+/// pairs are the request's. An answer that goes on past the request ("안녕하세요! 무엇을
+/// 도와드릴까요?" for "안녕하세요") says something of its own and is no echo of it.
+pub(super) fn only_repeats(answer: &str, request: &str) -> bool {
+    let (a, m) = (squash(answer), squash(request));
+    if a.len() < ECHO_BYTES || m.len() < ECHO_BYTES {
+        return false;
+    }
+    m.contains(&a) || mostly_pairs_of(&a, &m)
+}
+
 /// Fewer letter-and-digit bytes than this (two Hangul syllables, six ASCII characters) are
 /// too little to call an answer an echo.
 const ECHO_BYTES: usize = 6;
@@ -176,16 +188,18 @@ fn echoes(answer: &str, message: &str) -> bool {
     if a.len() < ECHO_BYTES || m.len() < ECHO_BYTES {
         return false;
     }
-    if m.contains(&a) || a.contains(&m) {
-        return true;
-    }
-    // Nearly all of the answer's character pairs taken from the message: the message said
-    // again with a word changed ("운동 습관 1개만 보여줄래?" for "운동쪽 습관 1개만 보여줄래?").
+    m.contains(&a) || a.contains(&m) || mostly_pairs_of(&a, &m)
+}
+
+/// Whether nearly all of the character pairs of `a` are taken from `m` (both squashed): the
+/// message said again with a word changed ("운동 습관 1개만 보여줄래?" for "운동쪽 습관 1개만
+/// 보여줄래?").
+fn mostly_pairs_of(a: &str, m: &str) -> bool {
     let pairs = |text: &str| -> Vec<(char, char)> {
         let chars: Vec<char> = text.chars().collect();
         chars.windows(2).map(|w| (w[0], w[1])).collect()
     };
-    let (from_answer, from_message) = (pairs(&a), pairs(&m));
+    let (from_answer, from_message) = (pairs(a), pairs(m));
     let shared = from_answer
         .iter()
         .filter(|pair| from_message.contains(pair))
@@ -253,6 +267,23 @@ fn looks_like_markup(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_chat_answer_may_not_only_repeat_its_request() {
+        let request = "안녕하세요. 제가 지금 어떤 습관들을 하고 있는지 확인할 수 있을까요?";
+        assert!(only_repeats(request, request));
+        assert!(only_repeats("제가 지금 어떤 습관들을 하고 있는지", request));
+        assert!(only_repeats(
+            "What's my reading streak",
+            "what's my reading streak?"
+        ));
+        assert!(!only_repeats(
+            "안녕하세요! 무엇을 도와드릴까요?",
+            "안녕하세요"
+        ));
+        assert!(!only_repeats("천만에요! 언제든 불러 주세요.", "고마워요"));
+        assert!(!only_repeats("네", "네"), "too short to tell");
+    }
 
     #[test]
     fn a_chat_answer_may_not_repeat_an_earlier_message() {

@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use futures::StreamExt;
 
-use super::answer::{is_grounded, is_usable, repeats_earlier, squash, without_stray_tail};
+use super::answer::{
+    is_grounded, is_usable, only_repeats, repeats_earlier, squash, without_stray_tail,
+};
 use super::calls::Calls;
 use super::error::AgentError;
 use super::events::AgentEvent;
@@ -319,7 +321,11 @@ impl<S: ChatSession> Agent<S> {
             self.emit(AgentEvent::TextDelta(answer.trim().to_owned()));
             return self.finish(answer.trim().to_owned(), turn);
         }
-        if !after_results && is_usable(&answer) && !repeats_earlier(&answer, &self.earlier) {
+        if !after_results
+            && is_usable(&answer)
+            && !only_repeats(&answer, request_text)
+            && !repeats_earlier(&answer, &self.earlier)
+        {
             if let Some(shown) = shown.filter(|shown| self.copies_another_answer(&answer, shown)) {
                 // Shown the nearest example's answer, the model copied another one's word
                 // for word (a thank-you's for a greeting, after a few turns): that answer
