@@ -150,8 +150,8 @@ impl Chooser {
     }
 
     /// Sets how sure the evidence must be for a destructive step the request does not name
-    /// the action of (0: as sure as for any other step, the default for an app with many
-    /// examples per tool; 0.5 for one with few).
+    /// the action of (0: as sure as for any other step; default 0.5: the plans with the step
+    /// at least as likely as those without).
     #[must_use]
     pub fn with_destructive_confidence(mut self, probability: f32) -> Self {
         self.tuning.destructive_confidence = probability.clamp(0.0, 1.0);
@@ -418,8 +418,10 @@ impl Chooser {
         (current, first): (&mut ValueSets, &mut ValueSets),
     ) -> (Decision, Vec<String>) {
         let mut decision = decision;
-        // A message the model reads confidently as a call stands on its own.
+        // A message the model reads confidently as a call stands on its own (a reading of a
+        // script the app's examples seldom use is not sure).
         let sure = !decision.plan.is_empty()
+            && !self.training.seldom_script(request.text())
             && decision
                 .reading_scores
                 .iter()
@@ -945,14 +947,19 @@ impl Chooser {
 
     /// The tool the request's words ask for ([`Actions::main_ask`]) where the evidence
     /// chose no tool, or one step whose action the request does not say and the model's
-    /// reading is not sure of (below [`SURE_PLAN`]): "낼까지 택배 반품 접수하는 거
+    /// reading is not sure of (below [`SURE_PLAN`], or of a request in a script the app's
+    /// examples seldom use, see `Training::seldom_script`): "낼까지 택배 반품 접수하는 거
     /// 적어놔줘" asks to add, whatever the nearest examples are. Not where the message asks
     /// *about* its action (how, why, what if — `Request::asks_about`), nor where it asks
     /// for an action no tool does, nor where it names what another tool is about and nothing
     /// this one is (`Actions::about_another`); a plan of two steps is the evidence's own. A
-    /// destructive tool is taken this way only where the request also names a value of each
-    /// of its required parameters that has a provider: "바꿔" alone does not ask to change a
-    /// due date when no day is named.
+    /// destructive tool that acts on something that exists (completes, deletes, changes,
+    /// cancels) is taken this way only where the request also names a value of each of its
+    /// required parameters that has a provider: "바꿔" alone does not ask to change a due
+    /// date when no day is named. One that adds something needs no named value ("담배 끊는
+    /// 거 넣어줘": the call chooses the protocol and the level), only a number for each
+    /// required number it cannot choose from a provider: "add a new category" writes no
+    /// amount, so it is no ask to add an expense.
     fn asked_by_words(
         &self,
         plan: Plan,
@@ -980,17 +987,22 @@ impl Chooser {
             Some(step) if step == asked => false,
             Some(step) => {
                 self.actions.said(step, request) != Said::Asked
-                    && probability_of(sureness, |p| *p == plan) < SURE_PLAN
+                    && (probability_of(sureness, |p| *p == plan) < SURE_PLAN
+                        || self.training.seldom_script(request.text()))
             }
         };
         let named = !self.destructive.iter().any(|d| d == asked)
             || tools.get(asked).is_some_and(|definition| {
-                request::names_every_required(
-                    definition,
-                    values.get(asked),
-                    request,
-                    OtherScript::Unnamed,
-                )
+                if self.actions.acts_on_what_exists(asked) {
+                    request::names_every_required(
+                        definition,
+                        values.get(asked),
+                        request,
+                        OtherScript::Unnamed,
+                    )
+                } else {
+                    request::writes_every_required_number(definition, request.lower())
+                }
             });
         if swap && named {
             vec![asked.to_owned()]

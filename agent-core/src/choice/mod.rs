@@ -32,14 +32,15 @@
 //! hundred of them never outweigh a tool's three examples; a request for an action no tool
 //! of the app does ("지워줘" where nothing deletes) gets words, and so does one that says not
 //! to do a tool's action ("기록은 하지 마"). The words of the actions most apps' tools do
-//! — add, find, list, complete, delete, change, cancel, set (`verbs.rs`) — ask for the one
+//! — add, find, list, complete, delete, change, cancel, log, set (`verbs.rs`) — ask for the one
 //! tool of an app that does each, by its name or label: where the evidence chose no tool, or
 //! an unsure one the request does not name, a request whose main verb is such a word ("…
 //! 적어놔줘", "get rid of …") gets that tool, unless it asks *about* the action ("어떻게",
 //! "just wondering"). A destructive step is planned only when the
 //! request asks for that tool's action (its cues: the words of its label, name and examples
-//! no other tool uses) or, in an app with few examples per tool, when the evidence for it is
-//! strong; such an app also has its channels scored beside the reading.
+//! no other tool uses) or when the evidence for it is strong — however many examples the app
+//! declares; an app with few examples per tool also has its channels scored beside the
+//! reading.
 //!
 //! A message of an ongoing conversation is read with the calls of the turns before it
 //! ([`Chooser::plan_in`], [`Conversation`]): an elliptical follow-up ("3번은?", "and habit

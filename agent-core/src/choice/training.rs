@@ -26,6 +26,8 @@ pub(super) struct Training {
     /// The words of the actions the background asks for that no tool of the app does
     /// ("삭제" in an app that deletes nothing).
     pub(super) unsupported: Vec<String>,
+    /// How many of the app's example requests each script writes (see [`Script`]).
+    scripts: [usize; 2],
 }
 
 impl Training {
@@ -129,6 +131,12 @@ impl Training {
                 examples.push(Some(example.clone()));
             }
         }
+        let scripts = [Script::Hangul, Script::Latin].map(|script| {
+            registry
+                .examples()
+                .filter(|e| Script::of(e.request()) == script)
+                .count()
+        });
         Self {
             router: Router::train(texts),
             example_arguments,
@@ -136,9 +144,23 @@ impl Training {
             reading_texts,
             reading_weights,
             unsupported,
+            scripts,
         }
     }
+
+    /// Whether `text` is written in a script that fewer than a fifth of the app's example
+    /// requests use (an English request to an app declared in Korean). The model's reading
+    /// of it then stands near the few texts of its script the classifier learnt — mostly the
+    /// background's — rather than near the tools it asks for, so it is no sure evidence.
+    pub(super) fn seldom_script(&self, text: &str) -> bool {
+        let all: usize = self.scripts.iter().sum();
+        all > 0 && self.scripts[Script::of(text) as usize] * SELDOM_SCRIPT < all
+    }
 }
+
+/// A script is seldom used by an app when fewer than one in this many of its example
+/// requests are written in it.
+const SELDOM_SCRIPT: usize = 5;
 
 /// The script a request is mostly written in: Hangul, or Latin letters (and everything else).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,5 +181,47 @@ impl Script {
         } else {
             Self::Latin
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::{ToolDefinition, ToolResult, ToolSchema};
+
+    fn registry(examples: &[&str]) -> Registry {
+        let tool = examples
+            .iter()
+            .fold(
+                ToolDefinition::builder("log_entry", "d"),
+                |builder, request| builder.example(*request, serde_json::json!({})),
+            )
+            .schema(ToolSchema::from_validation(
+                serde_json::json!({"type": "object", "properties": {}}),
+            ))
+            .handler(|_| std::future::ready(ToolResult::ok(serde_json::json!({}))))
+            .build()
+            .expect("tool");
+        Registry::builder()
+            .definition(tool)
+            .build()
+            .expect("registry")
+    }
+
+    #[test]
+    fn a_script_fewer_than_a_fifth_of_the_examples_use_is_seldom() {
+        let korean = registry(&["오늘 걷기 했어", "어제 책 읽었어", "물 마셨어 기록해줘"]);
+        let training = Training::of(&korean, &Background::default());
+        assert!(training.seldom_script("log my walk for today"));
+        assert!(!training.seldom_script("오늘 걷기 기록"));
+        let mixed = registry(&["오늘 걷기 했어", "어제 책 읽었어", "log my walk"]);
+        let training = Training::of(&mixed, &Background::default());
+        assert!(!training.seldom_script("log my walk for today"));
+        let none = registry(&[]);
+        let training = Training::of(&none, &Background::default());
+        assert!(
+            !training.seldom_script("log my walk for today"),
+            "an app without examples has no script of its own"
+        );
     }
 }

@@ -42,7 +42,7 @@ impl Default for Tuning {
             reading_channel_weight: 0.0,
             sentence_confidence: 0.95,
             sentence_floor: 0.01,
-            destructive_confidence: 0.0,
+            destructive_confidence: DESTRUCTIVE_CONFIDENCE,
         }
     }
 }
@@ -55,19 +55,18 @@ impl Tuning {
             candidates: usize::MAX,
             channel_temperature: 1.0,
             reading_channel_weight: 1.0,
-            destructive_confidence: FEW_EXAMPLES_DESTRUCTIVE_CONFIDENCE,
             ..Self::default()
         }
     }
 }
 
-/// For an app with few examples per tool: the least probability (by the model's reading, or
-/// the combined evidence where it did not read) at which a plan with a destructive step
-/// stands when the request does not say that step's action (see `Actions`): the plans with
-/// the step together at least as likely as those without. A classifier over a handful of readings is often sure of the
-/// nearest tool; with many examples, its probability already is the evidence, and a request
-/// that says not to is refused either way.
-const FEW_EXAMPLES_DESTRUCTIVE_CONFIDENCE: f32 = 0.5;
+/// The least probability (by the model's reading, or the combined evidence where it did not
+/// read) at which a plan with a destructive step stands when the request does not say that
+/// step's action (see `Actions`): the plans with the step together at least as likely as
+/// those without. The nearest tool to a request no tool serves is often one that writes, and
+/// a classifier is often sure of the nearest tool — with three examples per tool or with
+/// two hundred.
+const DESTRUCTIVE_CONFIDENCE: f32 = 0.5;
 
 /// Below this many examples per tool (the median over the tools), the model's reading is
 /// helped by its channel scores ([`Tuning::few_examples`]).

@@ -1,5 +1,5 @@
-//! The actions most apps' tools do — add, find, list, complete, delete, change, cancel, set —
-//! with the words a tool's name uses for each and the words people ask for each with, in
+//! The actions most apps' tools do — add, find, list, complete, delete, change, cancel, log,
+//! set — with the words a tool's name uses for each and the words people ask for each with, in
 //! Korean and English. A tool whose name or label says one of these actions, and is the only
 //! tool of its app to do so, is asked for by any of the action's words: "적어놔줘", "목록에
 //! 올려줘" and "put … on my list" ask for the one tool named `add_…`, though its three
@@ -104,6 +104,12 @@ pub(super) const VERBS: &[Verb] = &[
         on_what_exists: true,
     },
     Verb {
+        names: &["log", "record", "track"],
+        // Not "기록" ("기록 보여줘" shows records) nor "record" ("my longest record").
+        asks: &["log", "track"],
+        on_what_exists: false,
+    },
+    Verb {
         names: &["set", "configure"],
         asks: &["설정", "정해", "set"],
         on_what_exists: false,
@@ -142,7 +148,8 @@ mod tests {
             of_tool("monthly_summary", &stems(&["월별", "요약"])),
             Vec::<usize>::new()
         );
-        assert_eq!(of_tool("budget", &stems(&["예산", "설정"])), vec![7]);
+        assert_eq!(of_tool("budget", &stems(&["예산", "설정"])), vec![8]);
+        assert_eq!(of_tool("log_tracker_entry", &BTreeSet::new()), vec![7]);
         assert_eq!(
             of_tool("change_due_date", &stems(&["마감", "변경"])),
             vec![5]

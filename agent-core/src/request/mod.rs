@@ -37,4 +37,5 @@ pub(crate) use params::{
     OtherScript, asks_nothing, keep_mentioned, most_written, names_every_required, said,
 };
 pub(crate) use particles::{TRAILING_PARTICLES, trimmed_copy};
+pub(crate) use quantities::writes_every_required_number;
 pub(crate) use text::{Request, Said, spellings, splits};

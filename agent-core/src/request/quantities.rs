@@ -401,6 +401,20 @@ pub(crate) fn grounded_number_parameters(tool: &ToolDefinition) -> Vec<&String> 
         .collect()
 }
 
+/// Whether `lower` (a request, lower-cased) writes a quantity where `tool` has a required
+/// number parameter taken from the request (`from_request` or grounded) with no value
+/// provider: "add a category called 'pet supplies'" writes no amount for an expense, which
+/// the call would have to make up.
+pub(crate) fn writes_every_required_number(tool: &ToolDefinition, lower: &str) -> bool {
+    let required = tool.required_parameters();
+    let unwritten = tool.copied_parameters().any(|param| {
+        required.contains(&param.as_str())
+            && !tool.has_value_provider(param)
+            && tool.parameter(param).is_some_and(is_number)
+    });
+    !unwritten || !quantities(lower).is_empty()
+}
+
 /// The values each grounded number parameter of `tool` may take for a request (`lower`,
 /// lower-cased), as `(parameter, values)`: the quantities (see [`quantities`]) labelled for
 /// it — written right after a word of its name or description ("키 160", "몸무게75"), or
@@ -628,6 +642,48 @@ mod tests {
             [25.0, 6.0]
         );
         assert_eq!(values("this one, not that one; one cup"), [1.0]);
+    }
+
+    #[test]
+    fn an_add_writes_each_required_number_it_cannot_choose() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "amount": {"type": "integer"},
+                "category": {"type": "string"},
+                "level": {"type": "integer"},
+                "tip": {"type": ["integer", "null"]}
+            },
+            "required": ["amount", "category", "level"]
+        });
+        let tool = ToolDefinition::builder("add_expense", "d")
+            .schema(crate::tool::ToolSchema::from_validation(schema))
+            .values("level", || vec![crate::tool::ValueChoice::new(1, "1단계")])
+            .handler(|_| std::future::ready(crate::tool::ToolResult::ok(serde_json::json!({}))))
+            .build()
+            .expect("tool");
+        assert!(writes_every_required_number(&tool, "커피 4500원 적어줘"));
+        assert!(writes_every_required_number(&tool, "lunch, twelve dollars"));
+        assert!(
+            !writes_every_required_number(&tool, "add a new category called 'pet supplies'"),
+            "no amount"
+        );
+        let levels_only = ToolDefinition::builder("add_habit", "d")
+            .schema(crate::tool::ToolSchema::from_validation(
+                serde_json::json!({
+                    "type": "object",
+                    "properties": {"level": {"type": "integer"}},
+                    "required": ["level"]
+                }),
+            ))
+            .values("level", || vec![crate::tool::ValueChoice::new(1, "1단계")])
+            .handler(|_| std::future::ready(crate::tool::ToolResult::ok(serde_json::json!({}))))
+            .build()
+            .expect("tool");
+        assert!(
+            writes_every_required_number(&levels_only, "담배 끊는 거 넣어줘"),
+            "a provider's number is chosen, not written"
+        );
     }
 
     #[test]
