@@ -4,14 +4,15 @@
 //! something without naming the value the tool needs (a new day) get no destructive step,
 //! while the plain requests do; a refusal leaves only what the request asks for by its
 //! words; a request of two clauses gets the steps its action words say, not a step a noun of
-//! some label suggests.
+//! some label suggests; and in a conversation, a change whose thing the conversation names
+//! (the chore just moved) is that tool's.
 
 use std::sync::{Arc, Mutex};
 
 use agent_core::choice::{Background, Chooser, Strategy};
 use agent_core::llm::scripted::{ScriptedSession, call, text};
-use agent_core::{Agent, ChatConfig, Dep, Registry, ValueChoice, tool};
-use agent_tests::planned;
+use agent_core::{Agent, ApproveAll, ChatConfig, Dep, Registry, ValueChoice, tool};
+use agent_tests::plans;
 use serde_json::json;
 
 /// Chores, numbered from 1.
@@ -99,6 +100,17 @@ fn meaning(text: &str) -> Result<Vec<f32>, agent_core::LlmError> {
 
 /// The plan the agent made for `request`, on a reading sure of what its words say.
 async fn plan_for(request: &str) -> Vec<String> {
+    plans_in(&[request], Vec::new())
+        .await
+        .into_iter()
+        .next()
+        .expect("a plan")
+}
+
+/// The plans the agent made for the messages of one conversation, each confirmed, on a
+/// reading sure of what their words say, its session playing back `script` (or a list and
+/// words when empty).
+async fn plans_in(requests: &[&str], script: Vec<Vec<agent_core::ChatEvent>>) -> Vec<Vec<String>> {
     let chores = Arc::new(Chores(vec!["설거지".into(), "빨래".into(), "청소".into()]));
     let registry = Arc::new(
         Registry::builder()
@@ -109,7 +121,11 @@ async fn plan_for(request: &str) -> Vec<String> {
     );
     let session = ScriptedSession::new(
         ChatConfig::new("할 일 도우미입니다.", &registry),
-        vec![vec![call("list_chores", json!({}))], text("네.")],
+        if script.is_empty() {
+            vec![vec![call("list_chores", json!({}))], text("네.")]
+        } else {
+            script
+        },
     )
     .with_reading(meaning);
     let events = Arc::new(Mutex::new(Vec::new()));
@@ -118,10 +134,13 @@ async fn plan_for(request: &str) -> Vec<String> {
     let mut agent = Agent::new(session, registry)
         .with_chooser(chooser)
         .with_strategy(Strategy::Combined)
+        .with_confirmer(ApproveAll)
         .with_events(move |event| sink.lock().expect("events").push(event));
-    // The script answers whatever was planned; only the plan is looked at.
-    let _answer = agent.send(request).await;
-    planned(&events)
+    // The script answers whatever was planned; only the plans are looked at.
+    for request in requests {
+        let _answer = agent.send(request).await;
+    }
+    plans(&events)
 }
 
 #[tokio::test]
@@ -169,4 +188,20 @@ async fn two_clauses_are_two_steps_by_their_action_words_not_their_nouns() {
         plan_for("2번 지워주고 오늘 날짜인 거 보여줘").await,
         ["remove_chore", "list_chores"]
     );
+}
+
+#[tokio::test]
+async fn a_change_the_conversation_names_the_thing_of_is_that_tools() {
+    // Alone, "오늘로 바꿔줘" names no chore: no change of a guessed one.
+    let alone = plan_for("아 그냥 오늘로 바꿔줘").await;
+    assert!(!alone.contains(&"move_chore".to_owned()), "{alone:?}");
+    // Right after chore 2 was moved, it is chore 2 that moves again.
+    let script = vec![
+        vec![call("move_chore", json!({"number": 2, "day": "tomorrow"}))],
+        text("2번을 내일로 옮겼어요."),
+        vec![call("move_chore", json!({"number": 2, "day": "today"}))],
+        text("2번을 오늘로 옮겼어요."),
+    ];
+    let plans = plans_in(&["2번 내일로 바꿔줘", "아 그냥 오늘로 바꿔줘"], script).await;
+    assert_eq!(plans, [["move_chore"], ["move_chore"]]);
 }

@@ -26,6 +26,10 @@ pub(super) struct Actions {
     /// The stems of each tool's label and description: what it is about ("recipe" is no
     /// word of a shopping list's tools).
     topics: HashMap<String, BTreeSet<String>>,
+    /// Per tool, the words of its name and label that no other tool's have and that ask
+    /// for no common action: what it alone shows or keeps ("streak" of `get_streak`,
+    /// "catalog" of `search_catalog`), with their spellings.
+    names: HashMap<String, Vec<String>>,
 }
 
 impl Actions {
@@ -93,7 +97,24 @@ impl Actions {
             .collect();
         let mut cues = HashMap::new();
         let mut verb_cues = HashMap::new();
+        let mut names = HashMap::new();
         for (i, (tool, own)) in declared.iter().enumerate() {
+            let mut named: Vec<String> = own
+                .iter()
+                .filter(|stem| {
+                    !values.contains(*stem)
+                        && !GENERIC_NAME_WORDS.contains(&stem.as_str())
+                        && !verbs::is_ask(stem)
+                        && !declared
+                            .iter()
+                            .enumerate()
+                            .any(|(j, (_, theirs))| j != i && theirs.contains(*stem))
+                })
+                .flat_map(|stem| request::spellings(stem))
+                .collect();
+            named.sort_unstable();
+            named.dedup();
+            names.insert(tool.clone(), named);
             let elsewhere = |stem: &String, in_examples: bool| {
                 declared.iter().enumerate().any(|(j, (_, theirs))| {
                     j != i && (theirs.contains(stem) || (in_examples && used[j].contains_key(stem)))
@@ -155,6 +176,32 @@ impl Actions {
             verb_cues,
             on_what_exists,
             topics,
+            names,
+        }
+    }
+
+    /// Whether `request` says not to do some tool's action, by a cue or a common action's
+    /// word ("don't put it on the list", "기록은 하지 마").
+    pub(super) fn refuses_any(&self, request: &Request) -> bool {
+        self.cues
+            .values()
+            .chain(self.verb_cues.values())
+            .flatten()
+            .any(|word| request.said(word) == Said::Refused)
+    }
+
+    /// The one tool whose own words (see `names`) `request` says, un-negated and as words,
+    /// when exactly one tool's are said: "what's my reading streak?" names what
+    /// `get_streak` shows, whatever else its words are like.
+    pub(super) fn named_tool(&self, request: &Request) -> Option<&str> {
+        let mut named = self.names.iter().filter(|(_, words)| {
+            words
+                .iter()
+                .any(|word| request.said_as_word(word) == Said::Asked)
+        });
+        match (named.next(), named.next()) {
+            (Some((tool, _)), None) => Some(tool),
+            _ => None,
         }
     }
 
@@ -255,6 +302,10 @@ impl Actions {
         said
     }
 }
+
+/// Words tools' names start with whatever they do ("get" of `get_streak`): no sign of
+/// what a tool is about.
+const GENERIC_NAME_WORDS: [&str; 8] = ["get", "set", "fetch", "show", "query", "run", "make", "do"];
 
 /// One in this many of a tool's examples must use a stem for it to be a cue (at least one):
 /// a word a tool's examples use once in fifty is no sign of its action.
@@ -363,6 +414,35 @@ mod tests {
         assert_eq!(said("지워 말고 둬"), Said::Refused);
         assert_eq!(said("don't delete it"), Said::Refused);
         assert_eq!(said("할 일 뭐 있어?"), Said::Nothing, "할 is every tool's");
+    }
+
+    #[test]
+    fn a_tool_is_named_by_the_words_of_its_name_and_label_no_other_tool_has() {
+        let registry = Registry::builder()
+            .definition(tool("get_streak", "연속 기록 조회", &["1번 며칠째야"]))
+            .definition(tool("search_catalog", "습관 검색", &["걷기 찾아줘"]))
+            .definition(tool("log_entry", "기록하기", &["오늘 했어"]))
+            .build()
+            .expect("registry");
+        let actions = Actions::of(&registry);
+        let named = |text: &str| actions.named_tool(&Request::new(text));
+        assert_eq!(named("what's my reading streak?"), Some("get_streak"));
+        assert_eq!(named("걷기 연속 며칠이야"), Some("get_streak"));
+        assert_eq!(
+            named("anything in the catalog for coffee?"),
+            Some("search_catalog")
+        );
+        assert_eq!(named("get me a coffee"), None, "a name's generic verb");
+        assert_eq!(
+            named("search for my streak"),
+            Some("get_streak"),
+            "an ask's word is no name"
+        );
+        assert_eq!(named("the streak in the catalog"), None, "two tools' words");
+        assert_eq!(named("기록 좀 봐줘"), None, "a word two labels share");
+        let refuses = |text: &str| actions.refuses_any(&Request::new(text));
+        assert!(refuses("don't log it, what's my streak?"));
+        assert!(!refuses("what's my streak?"));
     }
 
     #[test]

@@ -363,6 +363,7 @@ impl Chooser {
         let plan = self.asked_for(plan, &weighed.scores, sureness, &request, (&current, tools));
         let plan = self.doable(plan, &request);
         let plan = self.asked_by_words(plan, sureness, &request, &current, tools);
+        let plan = self.named_by_words(plan, &request);
         let mut decision = self.decision(plan, ranked, weighed.channel_scores);
         decision.reading_scores = weighed.reading_scores;
         let decision = self.repeat_for_values(decision, &request, &current, tools);
@@ -400,10 +401,11 @@ impl Chooser {
     }
 
     /// `decision` read with the `conversation` (see [`Conversation`]), in this order — the
-    /// first two only where the model's reading of the plan is not sure of a tool: an
-    /// elliptical follow-up that asks for no other tool's action, and does not say not to,
-    /// continues the last tool; a message whose words ask for the action of a tool the
-    /// conversation is about (its main verb's tool, or else the one tool whose cues it says;
+    /// first two only where the model's reading of the plan is not sure of a tool (the second
+    /// also where it is, when the message's main verb asks for that tool's action and says
+    /// nothing of the planned steps'): an elliptical follow-up that asks for no other tool's
+    /// action, and does not say not to, continues the last tool; a message whose words ask
+    /// for the action of a tool the conversation is about (its main verb's tool, or else the one tool whose cues it says;
     /// see [`Conversation::is_about`]) is that tool's call; a place in a list makes the
     /// first step a tool that takes the item; then the first step's values are narrowed by
     /// the conversation (`current`, and `first`, its ranked copy). Returns the parameters the
@@ -450,7 +452,17 @@ impl Chooser {
                 conversation.is_about(name, &required, request, full)
             })
         };
-        let asked = match self.actions.main_ask(request).filter(|name| about(name)) {
+        let by_verb = self.actions.main_ask(request).filter(|name| about(name));
+        // The main verb of what the conversation is about says the action more surely than
+        // a reading of the message's other words ("그 흡연 습관 추가해줘" after a search reads
+        // like the search), where it says nothing of the planned steps' own actions.
+        let verb_over_reading = by_verb.is_some_and(|verb| {
+            !request.asks_about()
+                && !decision.plan.iter().any(|step| {
+                    step == verb || self.actions.said_as_word(step, request) == Said::Asked
+                })
+        });
+        let asked = match by_verb {
             Some(name) => Some(name.to_owned()),
             None => {
                 let by_cues: Vec<&String> = self
@@ -464,7 +476,7 @@ impl Chooser {
                 }
             }
         };
-        if !sure
+        if (!sure || verb_over_reading)
             && let Some(tool) = asked
             && !decision.plan.contains(&tool)
         {
@@ -985,8 +997,10 @@ impl Chooser {
         let swap = match plan.first() {
             None => true,
             Some(step) if step == asked => false,
+            // Only a cue that starts a word says the chosen step's action: the "해줘" of
+            // "추가해줘" is no ask for the tool whose examples say "기록 해줘".
             Some(step) => {
-                self.actions.said(step, request) != Said::Asked
+                self.actions.said_as_word(step, request) != Said::Asked
                     && (probability_of(sureness, |p| *p == plan) < SURE_PLAN
                         || self.training.seldom_script(request.text()))
             }
@@ -1008,6 +1022,25 @@ impl Chooser {
             vec![asked.to_owned()]
         } else {
             plan
+        }
+    }
+
+    /// The one tool that only reads whose own words (see `Actions::named_tool`) the request
+    /// says, where the evidence chose no tool: "what's my reading streak?" asks for what
+    /// `get_streak` shows, however far its letters are from the app's examples (a request in
+    /// a script they seldom use above all). Not for a request that asks about something, asks
+    /// for an action no tool does, or says not to do one; a tool that writes needs its action
+    /// asked for ([`asked_by_words`](Self::asked_by_words)), not only its thing named.
+    fn named_by_words(&self, plan: Plan, request: &Request) -> Plan {
+        if !plan.is_empty() || request.asks_about() || self.asks_unsupported(request) {
+            return plan;
+        }
+        if self.actions.refuses_any(request) {
+            return plan;
+        }
+        match self.actions.named_tool(request) {
+            Some(tool) if !self.destructive.iter().any(|d| d == tool) => vec![tool.to_owned()],
+            _ => plan,
         }
     }
 

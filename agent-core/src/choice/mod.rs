@@ -36,7 +36,9 @@
 //! tool of an app that does each, by its name or label: where the evidence chose no tool, or
 //! an unsure one the request does not name, a request whose main verb is such a word ("…
 //! 적어놔줘", "get rid of …") gets that tool, unless it asks *about* the action ("어떻게",
-//! "just wondering"). A destructive step is planned only when the
+//! "just wondering"). Where the evidence chose no tool, a request that says a word of one
+//! tool's name or label no other tool has ("what's my reading streak?" to `get_streak`)
+//! gets that tool, if it only reads. A destructive step is planned only when the
 //! request asks for that tool's action (its cues: the words of its label, name and examples
 //! no other tool uses) or when the evidence for it is strong — however many examples the app
 //! declares; an app with few examples per tool also has its channels scored beside the
@@ -46,7 +48,10 @@
 //! ([`Chooser::plan_in`], [`Conversation`]): an elliptical follow-up ("3번은?", "and habit
 //! 2?") continues the last tool with the value it names, a place in a list ("두 번째 거")
 //! is that item of what a result listed, and a parameter the message does not name keeps the
-//! value the conversation is about (the habit just added, the day just logged).
+//! value the conversation is about (the habit just added, the day just logged). A message
+//! whose main verb asks for the action of a tool the conversation is about ("그 흡연 습관
+//! 추가해줘" after a search) is that tool's call, however surely its other words read as
+//! another's.
 //!
 //! The stage answers one question per message, [`Chooser::plan`]: given the request and the
 //! tools a caller may use, a [`TurnPlan`] — the steps, the values each step's parameters may

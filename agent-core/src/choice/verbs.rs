@@ -116,6 +116,11 @@ pub(super) const VERBS: &[Verb] = &[
     },
 ];
 
+/// Whether `stem` is a word some common action is asked for with ("추가", "find").
+pub(super) fn is_ask(stem: &str) -> bool {
+    VERBS.iter().any(|verb| verb.asks.contains(&stem))
+}
+
 /// The actions (indices into [`VERBS`]) a tool does by its name's words and its label's
 /// stems.
 pub(super) fn of_tool(name: &str, label_stems: &BTreeSet<String>) -> Vec<usize> {
