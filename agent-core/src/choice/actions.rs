@@ -4,7 +4,9 @@
 //! the request, or negated there ("지우지는 말고", "don't delete"). A destructive call needs
 //! more than the nearest tool: the request must ask for that action, or the evidence for
 //! the tool must be strong. Each tool's *topic* — the stems of its label and description —
-//! tells whether a request names what it is about.
+//! tells whether a request names what it is about; its *names* — the words of its name and
+//! label no other tool has that ask for no common action ("streak" of `get_streak`) — tell
+//! whether a request names what it alone shows or keeps.
 
 use std::collections::{BTreeSet, HashMap};
 
