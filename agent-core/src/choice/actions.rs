@@ -101,33 +101,27 @@ impl Actions {
         let mut verb_cues = HashMap::new();
         let mut names = HashMap::new();
         for (i, (tool, own)) in declared.iter().enumerate() {
-            let mut named: Vec<String> = own
-                .iter()
-                .filter(|stem| {
-                    !values.contains(*stem)
-                        && !GENERIC_NAME_WORDS.contains(&stem.as_str())
-                        && !verbs::is_ask(stem)
-                        && !declared
-                            .iter()
-                            .enumerate()
-                            .any(|(j, (_, theirs))| j != i && theirs.contains(*stem))
-                })
-                .flat_map(|stem| request::spellings(stem))
-                .collect();
-            named.sort_unstable();
-            named.dedup();
-            names.insert(tool.clone(), named);
             let elsewhere = |stem: &String, in_examples: bool| {
                 declared.iter().enumerate().any(|(j, (_, theirs))| {
                     j != i && (theirs.contains(stem) || (in_examples && used[j].contains_key(stem)))
                 })
             };
             let often = (examples_of(i) / EXAMPLES_PER_USE).max(1);
+            // The stems of its name and label alone: cues, and — those that are no generic
+            // verb of a name nor a common action's ask — its names.
             let mut tool_cues: Vec<String> = own
                 .iter()
                 .filter(|stem| !values.contains(*stem) && !elsewhere(stem, false))
                 .cloned()
                 .collect();
+            let mut named: Vec<String> = tool_cues
+                .iter()
+                .filter(|stem| !GENERIC_NAME_WORDS.contains(&stem.as_str()) && !verbs::is_ask(stem))
+                .flat_map(|stem| request::spellings(stem))
+                .collect();
+            named.sort_unstable();
+            named.dedup();
+            names.insert(tool.clone(), named);
             for (stem, count) in &used[i] {
                 if *count >= often
                     && !values.contains(stem)

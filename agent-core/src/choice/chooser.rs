@@ -405,11 +405,11 @@ impl Chooser {
     /// also where it is, when the message's main verb asks for that tool's action and says
     /// nothing of the planned steps'): an elliptical follow-up that asks for no other tool's
     /// action, and does not say not to, continues the last tool; a message whose words ask
-    /// for the action of a tool the conversation is about (its main verb's tool, or else the one tool whose cues it says;
-    /// see [`Conversation::is_about`]) is that tool's call; a place in a list makes the
-    /// first step a tool that takes the item; then the first step's values are narrowed by
-    /// the conversation (`current`, and `first`, its ranked copy). Returns the parameters the
-    /// first call must write for that.
+    /// for the action of a tool the conversation is about (its main verb's tool, or else the
+    /// one tool whose cues it says; see [`Conversation::is_about`]) is that tool's call; a
+    /// place in a list makes the first step a tool that takes the item; then the first
+    /// step's values are narrowed by the conversation (`current`, and `first`, its ranked
+    /// copy). Returns the parameters the first call must write for that.
     fn follow(
         &self,
         decision: Decision,
@@ -1032,10 +1032,11 @@ impl Chooser {
     /// for an action no tool does, or says not to do one; a tool that writes needs its action
     /// asked for ([`asked_by_words`](Self::asked_by_words)), not only its thing named.
     fn named_by_words(&self, plan: Plan, request: &Request) -> Plan {
-        if !plan.is_empty() || request.asks_about() || self.asks_unsupported(request) {
-            return plan;
-        }
-        if self.actions.refuses_any(request) {
+        if !plan.is_empty()
+            || request.asks_about()
+            || self.asks_unsupported(request)
+            || self.actions.refuses_any(request)
+        {
             return plan;
         }
         match self.actions.named_tool(request) {
