@@ -16,8 +16,8 @@
 //! code; `conversations-dev`, `conversations-heldout`, `conversations-fresh-heldout`,
 //! `conversations-fresh2-heldout`, `conversations-fresh3-dev` / `conversations-fresh3-heldout`
 //! (one writer's 40 conversations, alternately), `conversations-fresh4-dev` (40 more, held out
-//! until reported once, then tuned on) and `conversations-fresh5-heldout` (40 more, all held
-//! out), multi-turn conversations judged turn by turn, see
+//! until reported once, then tuned on), `conversations-fresh5-heldout` and
+//! `conversations-fresh6-heldout` (40 more each, all held out), multi-turn conversations judged turn by turn, see
 //! `examples/eval/conversations.schema.md`), two apps declared from the README by a newcomer
 //! are measured the same way:
 //! `--domain todo` (a to-do list) and `--domain expense` (an expense book), six tools each, three
@@ -1127,6 +1127,7 @@ const SPLITS: [(&str, &[&str]); 4] = [
             "conversations-fresh3-heldout",
             "conversations-fresh4-dev",
             "conversations-fresh5-heldout",
+            "conversations-fresh6-heldout",
         ],
     ),
     (
