@@ -17,9 +17,9 @@
 //! `conversations-fresh2-heldout`, `conversations-fresh3-dev` / `conversations-fresh3-heldout`
 //! (one writer's 40 conversations, alternately), `conversations-fresh4-dev` (40 more, held out
 //! until reported once, then tuned on), `conversations-fresh5-heldout` and
-//! `conversations-fresh6-heldout` (40 more each, all held out), multi-turn conversations judged turn by turn, see
-//! `examples/eval/conversations.schema.md`), two apps declared from the README by a newcomer
-//! are measured the same way:
+//! `conversations-fresh6-heldout` (40 more each, all held out), multi-turn conversations
+//! judged turn by turn, see `examples/eval/conversations.schema.md`), two apps declared from
+//! the README by a newcomer are measured the same way:
 //! `--domain todo` (a to-do list) and `--domain expense` (an expense book), six tools each, three
 //! of them destructive (`examples/eval/domains/`), splits `dev`, `heldout`, `fresh-dev`,
 //! `fresh2-dev`, `fresh3-dev`, `fresh4-heldout`, `fresh5-heldout`, `fresh6-heldout`,
