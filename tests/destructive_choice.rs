@@ -5,7 +5,8 @@
 //! while the plain requests do; a refusal leaves only what the request asks for by its
 //! words; a request of two clauses gets the steps its action words say, not a step a noun of
 //! some label suggests; and in a conversation, a change whose thing the conversation names
-//! (the chore just moved) is that tool's.
+//! (the chore just moved) is that tool's; a request to leave things alone gets no
+//! destructive step, and one whose main verb is an action no tool does gets words.
 
 use std::sync::{Arc, Mutex};
 
@@ -111,6 +112,15 @@ async fn plan_for(request: &str) -> Vec<String> {
 /// reading sure of what their words say, its session playing back `script` (or a list and
 /// words when empty).
 async fn plans_in(requests: &[&str], script: Vec<Vec<agent_core::ChatEvent>>) -> Vec<Vec<String>> {
+    plans_with(requests, script, &Background::none()).await
+}
+
+/// [`plans_in`], with `background` as the requests that need no tool.
+async fn plans_with(
+    requests: &[&str],
+    script: Vec<Vec<agent_core::ChatEvent>>,
+    background: &Background,
+) -> Vec<Vec<String>> {
     let chores = Arc::new(Chores(vec!["설거지".into(), "빨래".into(), "청소".into()]));
     let registry = Arc::new(
         Registry::builder()
@@ -130,7 +140,7 @@ async fn plans_in(requests: &[&str], script: Vec<Vec<agent_core::ChatEvent>>) ->
     .with_reading(meaning);
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&events);
-    let chooser = Chooser::with_background(&registry, &Background::none());
+    let chooser = Chooser::with_background(&registry, background);
     let mut agent = Agent::new(session, registry)
         .with_chooser(chooser)
         .with_strategy(Strategy::Combined)
@@ -204,4 +214,28 @@ async fn a_change_the_conversation_names_the_thing_of_is_that_tools() {
     ];
     let plans = plans_in(&["2번 내일로 바꿔줘", "아 그냥 오늘로 바꿔줘"], script).await;
     assert_eq!(plans, [["move_chore"], ["move_chore"]]);
+}
+
+#[tokio::test]
+async fn a_request_to_leave_things_alone_gets_no_destructive_step() {
+    // The reading is sure of the removal its words mention, and "지우" is that tool's cue.
+    let plan = plan_for("2번 지우려다가 그냥 두기로 했어. 건드리지 마").await;
+    assert!(!plan.contains(&"remove_chore".to_owned()), "{plan:?}");
+}
+
+#[tokio::test]
+async fn an_action_no_tool_does_as_the_main_verb_gets_words() {
+    // The reading is sure of the list ("목록 보…"), and "목록" is the list tool's word; but
+    // what is asked, last, is to send it — which no tool does (the shipped background's
+    // unsupported actions).
+    let plans = plans_with(
+        &["할 일 목록 보내줄 수 있어?"],
+        Vec::new(),
+        &Background::builtin(),
+    )
+    .await;
+    assert_eq!(plans, [Vec::<String>::new()]);
+    // Asked first and then shown, the list stands.
+    let plans = plans_with(&["할 일 목록 보여줘"], Vec::new(), &Background::builtin()).await;
+    assert_eq!(plans, [["list_chores"]]);
 }

@@ -190,6 +190,7 @@ fn main() {
             if let Some(error) = &verdict.error {
                 println!("    error {error}");
             }
+            print_unasked(case, &record, &registry);
         }
     }
     println!();
@@ -435,6 +436,17 @@ fn unasked_destructive<S: AsRef<str>>(
                 .any(|calls| calls.iter().any(|c| c.tool == tool.as_ref()))
         })
         .count()
+}
+
+/// Prints, under a case's line, how many of its calls were of a destructive tool no expected
+/// sequence has, where any were.
+fn print_unasked(case: &Case, record: &Record, registry: &Registry) {
+    let unasked = unasked_destructive(case, record.calls.iter().map(|(name, _)| name), |name| {
+        registry.get(name).is_some_and(|t| t.is_destructive())
+    });
+    if unasked > 0 {
+        println!("    unasked destructive {unasked}");
+    }
 }
 
 /// Whether `tools`, in order, are the tools of one of the case's expected call sequences.

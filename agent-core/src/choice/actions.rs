@@ -242,6 +242,20 @@ impl Actions {
         self.said_by(tool, |cue| request.said_as_word(cue))
     }
 
+    /// [`said_as_word`](Self::said_as_word), leaving out the words that name what `tool`
+    /// alone shows or keeps (its `names`): "list" in "put it on my list" is the place, not
+    /// the ask.
+    pub(super) fn said_as_action(&self, tool: &str, request: &Request) -> Said {
+        let names = self.names.get(tool);
+        self.said_by(tool, |cue| {
+            if names.is_some_and(|names| names.iter().any(|name| name == cue)) {
+                Said::Nothing
+            } else {
+                request.said_as_word(cue)
+            }
+        })
+    }
+
     /// Whether `request` says, un-negated and as a word, one of the words of a common action
     /// (see `verbs.rs`) that `tool` alone of its app does.
     pub(super) fn asks_action(&self, tool: &str, request: &Request) -> bool {
@@ -281,6 +295,18 @@ impl Actions {
             }
         }
         found.map(|(tool, _)| tool)
+    }
+
+    /// Where `request` says one of `tool`'s cues or action words, un-negated and as a word's
+    /// start: the byte offsets, in no order.
+    pub(super) fn asked_at(&self, tool: &str, request: &Request) -> Vec<usize> {
+        self.cues
+            .get(tool)
+            .into_iter()
+            .chain(self.verb_cues.get(tool))
+            .flatten()
+            .flat_map(|cue| request.asked_at(cue))
+            .collect()
     }
 
     fn said_by(&self, tool: &str, said_of: impl Fn(&str) -> Said) -> Said {

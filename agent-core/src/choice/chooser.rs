@@ -364,6 +364,7 @@ impl Chooser {
         let plan = self.doable(plan, &request);
         let plan = self.asked_by_words(plan, sureness, &request, &current, tools);
         let plan = self.named_by_words(plan, &request);
+        let plan = self.about_nothing_here(plan, sureness, &request);
         let mut decision = self.decision(plan, ranked, weighed.channel_scores);
         decision.reading_scores = weighed.reading_scores;
         let decision = self.repeat_for_values(decision, &request, &current, tools);
@@ -871,12 +872,16 @@ impl Chooser {
             .destructive
             .iter()
             .any(|tool| self.actions.said(tool, request) == Said::Refused);
+        // One that asks to leave things as they are ("지울까 하다가 그냥 두기로 했어. 건드리지
+        // 마") asks for no write at all, whatever action it mentions on the way.
+        let leaves_alone = request.leaves_alone();
         let asked = |plan: &Plan| {
             plan.iter()
                 .enumerate()
                 .filter(|(_, step)| self.destructive.contains(step))
                 .all(|(index, step)| {
                     !about
+                        && !leaves_alone
                         && (index > 0 || named(step))
                         && match self.actions.said(step, request) {
                             Said::Asked => true,
@@ -892,14 +897,13 @@ impl Chooser {
         if asked(&plan) {
             return plan;
         }
-        // After a refusal, what is left is only what the request asks for by its words
-        // ("don't add it, just show me the list"), or words: the refused action's neighbours
-        // (a timer for "never mind the eggs") are no more asked for than the action itself.
+        // What is left is only what the request asks for by its words ("don't add it, just
+        // show me the list"), or words: the evidence's first choice had nothing in the
+        // request to stand on, and its neighbours (a search for "3번 제목을 바꿔줘" where no
+        // tool changes a title, a timer for "never mind the eggs") are no more asked for.
         let says_each = |plan: &Plan| {
-            !refuses
-                || plan
-                    .iter()
-                    .all(|step| self.actions.said(step, request) == Said::Asked)
+            plan.iter()
+                .all(|step| self.actions.said(step, request) == Said::Asked)
         };
         let others: Vec<(Plan, f32)> = scores
             .iter()
@@ -998,9 +1002,10 @@ impl Chooser {
             None => true,
             Some(step) if step == asked => false,
             // Only a cue that starts a word says the chosen step's action: the "해줘" of
-            // "추가해줘" is no ask for the tool whose examples say "기록 해줘".
+            // "추가해줘" is no ask for the tool whose examples say "기록 해줘"; nor does a word
+            // naming what the step shows ("put it on my list" names the list, and asks to add).
             Some(step) => {
-                self.actions.said_as_word(step, request) != Said::Asked
+                self.actions.said_as_action(step, request) != Said::Asked
                     && (probability_of(sureness, |p| *p == plan) < SURE_PLAN
                         || self.training.seldom_script(request.text()))
             }
@@ -1045,6 +1050,22 @@ impl Chooser {
         }
     }
 
+    /// No tool for a request that asks *about* something (`Request::asks_about`: how, why,
+    /// what if, only asking) where the evidence, read as a whole, likes no tool best: the
+    /// words of such a question are its topic, and a tool whose examples share them
+    /// ("할 일이 쌓였을 때 뭐부터 해야 할지 어떻게 정해?" and a to-do list) answers no question
+    /// it asked.
+    fn about_nothing_here(&self, plan: Plan, sureness: &[(Plan, f32)], request: &Request) -> Plan {
+        if plan.is_empty() || !request.asks_about() {
+            return plan;
+        }
+        if probability_of(sureness, Vec::is_empty) >= SURE_PLAN {
+            Vec::new()
+        } else {
+            plan
+        }
+    }
+
     /// Whether the request asks, un-negated, for an action no tool of the app does (a word of
     /// the background's unsupported actions).
     fn asks_unsupported(&self, request: &Request) -> bool {
@@ -1055,14 +1076,55 @@ impl Chooser {
 
     /// No tool where the request asks for an action no tool of the app does ("삭제해줘" to a
     /// coach that deletes nothing: a word of the background's unsupported actions, not
-    /// negated) and says nothing of the action of any tool `plan` calls: the nearest tool to
-    /// a request for something the app cannot do is not what the person asked for.
+    /// negated) and says nothing of the action of any tool `plan` calls, or says it only
+    /// before that action in a Korean message (its main verb ends it: "할일 목록 카톡으로
+    /// 보내줄 수 있어?") or after it in another (an imperative opens it: "export my list to
+    /// a CSV file"): the nearest tool to a request for something the app cannot do is not
+    /// what the person asked for.
     fn doable(&self, plan: Plan, request: &Request) -> Plan {
-        let unsupported = self.asks_unsupported(request);
+        if !self.asks_unsupported(request) {
+            return plan;
+        }
+        let korean = request.is_korean();
+        // The places a word stands as a verb of the sentence, not naming a thing by what
+        // was done to it ("지운 거") nor leading to the next clause ("보내고").
+        let verbs = |places: Vec<usize>| -> Vec<usize> {
+            places
+                .into_iter()
+                .filter(|at| !(request.modifies_next(*at) || (korean && request.joins_next(*at))))
+                .collect()
+        };
+        let main = |places: &[usize]| {
+            if korean {
+                places.iter().max().copied()
+            } else {
+                places.iter().min().copied()
+            }
+        };
+        let unsupported = verbs(
+            self.unsupported
+                .iter()
+                .flat_map(|word| request.asked_at(word))
+                .collect(),
+        );
+        let planned: Vec<usize> = plan
+            .iter()
+            .flat_map(|step| self.actions.asked_at(step, request))
+            .collect();
         let planned_action = plan
             .iter()
             .any(|step| self.actions.said(step, request) == Said::Asked);
-        if unsupported && !planned_action {
+        let unsupported_is_main = match (main(&unsupported), main(&planned)) {
+            (Some(action), Some(step)) => {
+                if korean {
+                    action > step
+                } else {
+                    action < step
+                }
+            }
+            _ => false,
+        };
+        if !planned_action || unsupported_is_main {
             Vec::new()
         } else {
             plan

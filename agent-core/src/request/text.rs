@@ -159,6 +159,31 @@ impl Request {
         MARKS.iter().any(|mark| self.lower.contains(mark))
     }
 
+    /// Whether the message asks to leave things as they are ("그냥 두기로 했어. 건드리지 마",
+    /// "그대로 둬", "leave it alone", "don't touch it"): it asks for no change, whatever
+    /// action it mentions on the way.
+    pub(crate) fn leaves_alone(&self) -> bool {
+        const MARKS: [&str; 16] = [
+            "건드리지 마",
+            "건드리지 말",
+            "손대지 마",
+            "손대지 말",
+            "그대로 둬",
+            "그대로 두기로",
+            "그대로 두세요",
+            "그냥 둬",
+            "그냥 두기로",
+            "그냥 두세요",
+            "놔둬",
+            "놔두기로",
+            "leave it as it is",
+            "leave it alone",
+            "don't touch",
+            "do not touch",
+        ];
+        MARKS.iter().any(|mark| self.lower.contains(mark))
+    }
+
     /// Whether the word at byte offset `at` modifies the next one rather than being a verb of
     /// its own: a Korean word followed by "거", "것", "건" or "걸" ("적어둔 거", "끝난 것")
     /// names a thing by what was done to it.
@@ -375,6 +400,23 @@ mod tests {
             "3번 끝냈어",
         ] {
             assert!(!Request::new(asking).asks_about(), "{asking}");
+        }
+    }
+
+    #[test]
+    fn a_message_that_asks_to_leave_things_alone_is_told_from_one_that_names_a_thing() {
+        for alone in [
+            "지울까 하다가 그냥 두기로 했어. 건드리지 마",
+            "3번은 그대로 둬",
+            "Leave it alone, I changed my mind",
+            "don't touch the list",
+        ] {
+            assert!(Request::new(alone).leaves_alone(), "{alone}");
+        }
+        // Tofu ("두부") is no leaving alone, nor is leaving one item to delete another.
+        for asking in ["그냥 두부 사기 추가해줘", "2번은 그냥 두고 3번 지워줘"]
+        {
+            assert!(!Request::new(asking).leaves_alone(), "{asking}");
         }
     }
 

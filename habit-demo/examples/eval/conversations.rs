@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use super::{
     Args, Case, Record, Tally, agent_chooser, case_of, fail, judge, load_average, load_backend,
-    mark, record,
+    mark, print_unasked, record,
 };
 
 /// One scripted conversation.
@@ -136,6 +136,7 @@ pub(crate) fn run(args: &Args) {
                 if let Some(error) = &verdict.error {
                     println!("    error {error}");
                 }
+                print_unasked(&case, &made, &registry);
             }
             results.extend(made.statuses.iter().filter_map(|s| s.data().cloned()));
         }
