@@ -30,8 +30,10 @@
 //! reading learns from a [`Background`] of requests that need no tool in almost any app
 //! (greetings, general questions, asks for actions apps often lack), weighed so that a
 //! hundred of them never outweigh a tool's three examples; a request for an action no tool
-//! of the app does ("지워줘" where nothing deletes) gets words, and so does one that says not
-//! to do a tool's action ("기록은 하지 마"). The words of the actions most apps' tools do
+//! of the app does ("지워줘" where nothing deletes, or "목록 카톡으로 보내줘" whose main verb is
+//! one) gets words, and so does one that says not to do a tool's action ("기록은 하지 마"),
+//! asks to leave things as they are ("건드리지 마"), or asks *about* something the reading
+//! takes for no tool ("우선순위는 어떻게 정해?"). The words of the actions most apps' tools do
 //! — add, find, list, complete, delete, change, cancel, log, set (`verbs.rs`) — ask for the one
 //! tool of an app that does each, by its name or label: where the evidence chose no tool, or
 //! an unsure one the request does not name, a request whose main verb is such a word ("…
@@ -41,7 +43,8 @@
 //! gets that tool, if it only reads. A destructive step is planned only when the
 //! request asks for that tool's action (its cues: the words of its label, name and examples
 //! no other tool uses) or when the evidence for it is strong — however many examples the app
-//! declares; an app with few examples per tool also has its channels scored beside the
+//! declares; where it is not, what is planned instead must be asked for by its words too,
+//! or it is words; an app with few examples per tool also has its channels scored beside the
 //! reading.
 //!
 //! A message of an ongoing conversation is read with the calls of the turns before it
