@@ -277,10 +277,7 @@ impl Actions {
         for (tool, cues) in &self.verb_cues {
             for cue in cues {
                 let asked = request.asked_at(cue);
-                let main_verb = |at: &usize| {
-                    !(request.modifies_next(*at) || (korean && request.joins_next(*at)))
-                };
-                for at in asked.into_iter().filter(main_verb) {
+                for at in asked.into_iter().filter(|at| request.may_be_main_verb(*at)) {
                     let better = found.is_none_or(|(best, best_at)| {
                         if korean {
                             at > best_at || (at == best_at && tool.as_str() < best)

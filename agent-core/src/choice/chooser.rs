@@ -1086,14 +1086,6 @@ impl Chooser {
             return plan;
         }
         let korean = request.is_korean();
-        // The places a word stands as a verb of the sentence, not naming a thing by what
-        // was done to it ("지운 거") nor leading to the next clause ("보내고").
-        let verbs = |places: Vec<usize>| -> Vec<usize> {
-            places
-                .into_iter()
-                .filter(|at| !(request.modifies_next(*at) || (korean && request.joins_next(*at))))
-                .collect()
-        };
         let main = |places: &[usize]| {
             if korean {
                 places.iter().max().copied()
@@ -1101,12 +1093,14 @@ impl Chooser {
                 places.iter().min().copied()
             }
         };
-        let unsupported = verbs(
-            self.unsupported
-                .iter()
-                .flat_map(|word| request.asked_at(word))
-                .collect(),
-        );
+        // Where an unsupported action stands as a verb of the sentence, not naming a thing
+        // by what was done to it ("지운 거") nor leading to the next clause ("보내고").
+        let unsupported: Vec<usize> = self
+            .unsupported
+            .iter()
+            .flat_map(|word| request.asked_at(word))
+            .filter(|at| request.may_be_main_verb(*at))
+            .collect();
         let planned: Vec<usize> = plan
             .iter()
             .flat_map(|step| self.actions.asked_at(step, request))

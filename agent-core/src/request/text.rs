@@ -198,6 +198,13 @@ impl Request {
             .is_some_and(|next| ["거", "것", "건", "걸"].iter().any(|n| next.starts_with(n)))
     }
 
+    /// Whether the word at byte offset `at` may be the sentence's main verb: it names no
+    /// thing by what was done to it ([`modifies_next`](Self::modifies_next)) and, in a Korean
+    /// message, leads to no next clause ([`joins_next`](Self::joins_next)).
+    pub(crate) fn may_be_main_verb(&self, at: usize) -> bool {
+        !(self.modifies_next(at) || (self.is_korean() && self.joins_next(at)))
+    }
+
     /// Whether the word at byte offset `at` ends in a Korean connective ("보여주고",
     /// "적어두고,", "갔다가", "했는데"): a clause that leads to the next, whose own verb is the
     /// sentence's main one.
