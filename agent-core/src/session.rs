@@ -12,6 +12,7 @@
 //! keep the conversation themselves (the llama.cpp backend in its KV cache), so a new turn
 //! costs only its own tokens.
 
+use std::collections::BTreeMap;
 use std::pin::Pin;
 use std::sync::Arc;
 
@@ -94,6 +95,12 @@ pub struct TurnRequest {
     pub require: Vec<String>,
     /// The user's message of this user turn: what `from_request` parameters copy from.
     pub quote: String,
+    /// Per tool and parameter, the text a copied parameter copies from where it is not the
+    /// whole `quote`: the quote with the characters of words that cannot be the value
+    /// replaced by NUL (`'\0'`), which a copy can neither hold nor cross (the request's own
+    /// verb, the tool's topic, a question word — see the runtime's grounding of
+    /// parameters). Empty: every copy takes any stretch of the quote.
+    pub copy_sources: BTreeMap<String, BTreeMap<String, String>>,
     /// Worked examples to show right before a user message, as finished exchanges of the
     /// conversation (the tool-choice stage's nearest example: dynamic few-shot). A backend
     /// may ignore them; they are never shown before results.
@@ -106,6 +113,7 @@ impl TurnRequest {
         let text = text.into();
         Self {
             quote: text.clone(),
+            copy_sources: BTreeMap::new(),
             input: TurnInput::User(text),
             tool_choice: ToolChoice::Auto,
             values: Arc::default(),
@@ -122,6 +130,7 @@ impl TurnRequest {
             values: Arc::default(),
             require: Vec::new(),
             quote: String::new(),
+            copy_sources: BTreeMap::new(),
             examples: Vec::new(),
         }
     }

@@ -282,6 +282,8 @@ fn calls(runtime: &tokio::runtime::Runtime, path: &Path, settings: &Settings) {
             values: Arc::new(agent_core::choice::values_for(&dispatcher, text)),
             require,
             quote: text.to_owned(),
+            // The coach's texts are all `from_request`: none is narrowed further.
+            copy_sources: Default::default(),
             examples: Vec::new(),
         };
         rows.push(call_row(

@@ -24,7 +24,8 @@
 //! Every item is a fresh conversation with the benchmark's system prompt as the
 //! instructions, greedy decoding, every confirmation approved, and the tools' handlers
 //! answering `{"ok": true}`. Flags: `--limit N` (items), `--types exact,4_random,…`,
-//! `--threads N`, `--quiet` (figures only).
+//! `--half dev|heldout` (the items of the odd-numbered target functions, to tune on, or of the
+//! even-numbered ones, to report), `--threads N`, `--quiet` (figures only).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -50,6 +51,10 @@ fn main() {
     let items = items(&text, &args.types);
     let items: Vec<Item> = items
         .into_iter()
+        .filter(|item| {
+            args.half
+                .is_none_or(|odd| item.function % 2 == u64::from(odd))
+        })
         .take(args.limit.unwrap_or(usize::MAX))
         .collect();
     let path = GemmaBackend::default_model_path();
@@ -331,6 +336,8 @@ struct Args {
     data: PathBuf,
     limit: Option<usize>,
     types: Vec<String>,
+    /// `Some(true)`: odd-numbered target functions only (dev); `Some(false)`: even (held out).
+    half: Option<bool>,
     threads: Option<usize>,
     quiet: bool,
 }
@@ -343,6 +350,7 @@ impl Args {
                 .unwrap_or_default(),
             limit: None,
             types: Vec::new(),
+            half: None,
             threads: None,
             quiet: false,
         };
@@ -362,6 +370,15 @@ impl Args {
                             "unknown type {bad}; the types are {}",
                             TYPES.join(", ")
                         ));
+                    }
+                }
+                "--half" => {
+                    args.half = match value().as_str() {
+                        "dev" => Some(true),
+                        "heldout" => Some(false),
+                        other => fail(&format!(
+                            "unknown half {other}; the halves are dev, heldout"
+                        )),
                     }
                 }
                 "--threads" => args.threads = value().parse().ok(),

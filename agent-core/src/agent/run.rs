@@ -1,6 +1,7 @@
 //! [`Agent`]: one conversation, a message at a time — ask the tool-choice stage for the
 //! turn's plan, have the model write each step's call, run it, and end with words.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use futures::StreamExt;
@@ -176,12 +177,14 @@ impl<S: ChatSession> Agent<S> {
                 _ => break,
             };
             values = allowed;
+            let copy_sources = BTreeMap::from([(tool.clone(), self.copy_sources(&tool, text))]);
             let request = TurnRequest {
                 input,
                 tool_choice: ToolChoice::Call(vec![tool]),
                 values: Arc::clone(&values),
                 require,
                 quote: text.to_owned(),
+                copy_sources,
                 examples: Vec::new(),
             };
             let (answer, calls) = self.read(request, &turn, true).await?;
@@ -304,6 +307,7 @@ impl<S: ChatSession> Agent<S> {
             values: Arc::clone(values),
             require: Vec::new(),
             quote: String::new(),
+            copy_sources: BTreeMap::new(),
             examples: shots,
         };
         // Buffered, not streamed: the answer is shown only once it is checked.
@@ -387,6 +391,15 @@ impl<S: ChatSession> Agent<S> {
         Ok(answer)
     }
 
+    /// Per grounded text parameter of `tool`, what a call made for the request `text` may
+    /// copy (see [`TurnRequest::copy_sources`]).
+    fn copy_sources(&self, tool: &str, text: &str) -> BTreeMap<String, String> {
+        self.registry
+            .get(tool)
+            .map(|tool| crate::request::copy_sources(tool, &crate::request::Request::new(text)))
+            .unwrap_or_default()
+    }
+
     /// [`Strategy::Model`]: the model decides every turn.
     async fn model_decides(
         &mut self,
@@ -403,6 +416,12 @@ impl<S: ChatSession> Agent<S> {
                 values: Arc::clone(&values),
                 require: Vec::new(),
                 quote: text.to_owned(),
+                copy_sources: self
+                    .registry
+                    .tools()
+                    .map(|tool| (tool.name().to_owned(), self.copy_sources(tool.name(), text)))
+                    .filter(|(_, sources)| !sources.is_empty())
+                    .collect(),
                 examples: Vec::new(),
             };
             let (answer, calls) = self.read(request, &turn, true).await?;

@@ -17,8 +17,10 @@
 //! | `undo.rs` | whether a request asks to take back the last action ("방금 거 취소해줘", "undo that") |
 //! | `particles.rs` | the Korean particles after a name ("부산은"), and a copied name without them |
 //! | `conjuncts.rs` | the other members of a list a value is one of ("서울이랑 부산", "Seoul and Busan") |
+//! | `copies.rs` | what a grounded text parameter may copy: the request without the words that cannot be its value |
 
 mod conjuncts;
+mod copies;
 mod labels;
 mod mentions;
 mod numbers;
@@ -30,6 +32,7 @@ mod text;
 mod undo;
 
 pub(crate) use conjuncts::{conjuncts, lists};
+pub(crate) use copies::copy_sources;
 pub(crate) use mentions::{mentioned, named_as_words};
 pub(crate) use numbers::numbers_written;
 pub(crate) use ordinal::Ordinal;

@@ -6,11 +6,12 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use super::copies::{description_of, key_words, name_parts, nothing_to_copy, without_examples};
 use super::labels::value_after;
 use super::mentions::{mentioned, targeted};
 use super::numbers::{numbers_with_unit, numbers_within, numbers_written};
 use super::quantities::{grounded_number_parameters, grounded_numbers};
-use super::text::{Request, has_hangul};
+use super::text::{Request, Said, has_hangul};
 use crate::tool::schema::admits_type;
 use crate::tool::{ToolDefinition, ValueChoice};
 
@@ -77,6 +78,12 @@ pub(crate) fn keep_mentioned(tool: &ToolDefinition, params: &mut Params, request
     // A grounded number takes a quantity the request writes for it; an optional one the
     // request writes none for is left out.
     params.extend(grounded_numbers(tool, lower));
+    // An optional flag is written only where the request names it.
+    params.extend(grounded_flags(tool, request));
+    // An optional text the request leaves nothing to copy for is left out.
+    for param in nothing_to_copy(tool, request) {
+        params.insert(param, Vec::new());
+    }
     // A labelled value is the only one the call may write (see `labelled`).
     for (param, value) in labelled(tool, request) {
         params.insert(param, vec![ValueChoice::new(value.clone(), value)]);
@@ -112,9 +119,88 @@ pub(crate) fn said(tool: &ToolDefinition, params: &Params, request: &Request) ->
             tool.has_value_provider(param) || free_text(param.as_str()) || with_unit(param.as_str())
         })
         .chain(grounded_number_parameters(tool))
+        .chain(flag_parameters(tool))
         .filter(|param| params.get(*param).is_some_and(|kept| !kept.is_empty()))
         .filter(|param| !required.contains(&param.as_str()))
         .cloned()
+        .collect()
+}
+
+/// The optional flags of `tool`: boolean parameters without a value provider.
+fn flag_parameters(tool: &ToolDefinition) -> impl Iterator<Item = &String> {
+    let required = tool.required_parameters();
+    tool.parameters()
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter(move |(name, prop)| {
+            !required.contains(&name.as_str())
+                && !tool.has_value_provider(name)
+                && prop.get("type").and_then(Value::as_str) == Some("boolean")
+        })
+        .map(|(name, _)| name)
+}
+
+/// The values each optional flag of `tool` (a boolean parameter without a value provider)
+/// may take for `request`: `true` where the request says one of the flag's own words
+/// ("셔플로 재생해줘" for a `shuffle` described "재생목록 셔플 여부"), `false` where it says
+/// them only to refuse ("셔플은 하지마", "no shuffle"), and none — the call leaves the flag
+/// out — where it says none of them. A flag's own words are its name's parts and the words
+/// of its description that neither the tool's description nor another parameter's name or
+/// description has ("재생목록" and "여부" are every flag's; "셔플" is this one's). Without
+/// this a small model writes every flag it sees, with a value nobody asked for.
+pub(crate) fn grounded_flags(
+    tool: &ToolDefinition,
+    request: &Request,
+) -> Vec<(String, Vec<ValueChoice>)> {
+    let flags: Vec<&String> = flag_parameters(tool).collect();
+    if flags.is_empty() {
+        return Vec::new();
+    }
+    let props = tool
+        .parameters()
+        .get("properties")
+        .and_then(Value::as_object);
+    let words_of = |name: &str| -> Vec<String> {
+        let description = props
+            .and_then(|props| props.get(name))
+            .map_or("", description_of);
+        let mut words = name_parts(name);
+        words.retain(|w| w.chars().count() >= 3);
+        words.extend(key_words(without_examples(description)));
+        words
+    };
+    let shared: Vec<String> = props
+        .into_iter()
+        .flatten()
+        .flat_map(|(name, _)| words_of(name).into_iter().map(move |w| (name, w)))
+        .filter_map(|(name, word)| {
+            let elsewhere = props
+                .into_iter()
+                .flatten()
+                .any(|(other, _)| other != name && words_of(other).contains(&word));
+            elsewhere.then_some(word)
+        })
+        .chain(key_words(tool.description()))
+        .collect();
+    flags
+        .into_iter()
+        .map(|flag| {
+            let own: Vec<String> = words_of(flag)
+                .into_iter()
+                .filter(|w| !shared.contains(w))
+                .collect();
+            let said: Vec<Said> = own.iter().map(|w| request.said(w)).collect();
+            let values = if said.contains(&Said::Asked) {
+                vec![ValueChoice::new(true, "true")]
+            } else if said.contains(&Said::Refused) {
+                vec![ValueChoice::new(false, "false")]
+            } else {
+                Vec::new()
+            };
+            (flag.clone(), values)
+        })
         .collect()
 }
 
@@ -606,6 +692,49 @@ mod tests {
             said(&tool, &params, &Request::new("1번 했어. 메모: 20쪽 읽음")),
             ["note"],
             "and the call writes it"
+        );
+    }
+
+    #[test]
+    fn a_flag_is_written_only_where_the_request_names_it() {
+        let schema = serde_json::json!({"type": "object", "required": ["playlist"], "properties": {
+            "playlist": {"type": "string", "description": "재생목록의 이름"},
+            "shuffle": {"type": "boolean", "description": "재생목록 셔플 여부"},
+            "repeat": {"type": "boolean", "description": "재생목록 반복 여부"}
+        }});
+        let tool =
+            ToolDefinition::builder("start_playlist", "사용자가 요청하는 재생목록을 재생합니다.")
+                .schema(ToolSchema::from_validation(schema))
+                .handler(|_| std::future::ready(ToolResult::ok(serde_json::json!({}))))
+                .build()
+                .expect("tool");
+        let flags = |request: &str| -> Vec<(String, Vec<Value>)> {
+            grounded_flags(&tool, &Request::new(request))
+                .into_iter()
+                .map(|(name, choices)| (name, choices.into_iter().map(|c| c.value).collect()))
+                .collect()
+        };
+        let (t, f) = (Value::Bool(true), Value::Bool(false));
+        assert_eq!(
+            flags("플레이리스트중에 드라이브뮤직 틀어줘"),
+            [
+                ("shuffle".to_owned(), vec![]),
+                ("repeat".to_owned(), vec![])
+            ]
+        );
+        assert_eq!(
+            flags("어반클래식 셔플로 재생해줘"),
+            [
+                ("shuffle".to_owned(), vec![t.clone()]),
+                ("repeat".to_owned(), vec![])
+            ]
+        );
+        assert_eq!(
+            flags("kpop mix 틀어줘 반복옵션 켜고 셔플은 하지마"),
+            [
+                ("shuffle".to_owned(), vec![f]),
+                ("repeat".to_owned(), vec![t])
+            ]
         );
     }
 }

@@ -32,31 +32,37 @@ pub(crate) const TRAILING_PARTICLES: &[(&str, Option<bool>)] = &[
 ];
 
 /// A text copied from a request without the punctuation after it and the particle its last
-/// word carries, when at least two syllables of that word are left: "부산은" → "부산",
+/// word carries, when at least two syllables of that word are left (one, for a particle of
+/// two: "엔에서" → "엔"): "부산은" → "부산",
 /// "테크세미나가" → "테크세미나", "내용이야?" → "내용이야"; "요가" stays.
 pub(crate) fn trimmed_copy(text: &str) -> &str {
     let text = text.trim_end_matches(|c: char| c.is_whitespace() || ".,!?~;:".contains(c));
     let last_word = text.rsplit(char::is_whitespace).next().unwrap_or(text);
     for (particle, after_consonant) in TRAILING_PARTICLES {
-        let Some(stem) = last_word.strip_suffix(particle) else {
-            continue;
-        };
-        let Some(last) = stem.chars().last() else {
-            continue;
-        };
-        // After a Latin letter or a digit ("json으로", "Accept는") either form is written.
-        let fits = match ends_in_consonant(last) {
-            Some(has_final) => after_consonant.is_none_or(|c| c == has_final),
-            None => last.is_ascii_alphanumeric(),
-        };
-        if stem.chars().count() >= 2 && fits {
+        if particle_stem(last_word, particle, *after_consonant).is_some() {
             return &text[..text.len() - particle.len()];
-        }
-        if !fits && last.is_ascii_alphanumeric() {
-            break;
         }
     }
     text
+}
+
+/// `word` without `particle` (one of [`TRAILING_PARTICLES`], `after_consonant` its
+/// condition), where it ends in it after a syllable it fits — or after a Latin letter or a
+/// digit ("json으로", "Accept는"), where either form is written — and leaves at least two
+/// syllables (one, for a particle of two: "엔에서" → 엔).
+pub(crate) fn particle_stem<'w>(
+    word: &'w str,
+    particle: &str,
+    after_consonant: Option<bool>,
+) -> Option<&'w str> {
+    let stem = word.strip_suffix(particle)?;
+    let last = stem.chars().last()?;
+    let fits = match ends_in_consonant(last) {
+        Some(has_final) => after_consonant.is_none_or(|c| c == has_final),
+        None => last.is_ascii_alphanumeric(),
+    };
+    let shortest = if particle.chars().count() >= 2 { 1 } else { 2 };
+    (fits && stem.chars().count() >= shortest).then_some(stem)
 }
 
 /// Whether the Hangul syllable `c` ends in a consonant (받침), which decides the form of the
@@ -78,6 +84,8 @@ mod tests {
         assert_eq!(trimmed_copy("판교역이에요"), "판교역");
         assert_eq!(trimmed_copy("어벤저스 엔드게임은"), "어벤저스 엔드게임");
         assert_eq!(trimmed_copy("천지연폭포까지"), "천지연폭포");
+        assert_eq!(trimmed_copy("엔에서"), "엔");
+        assert_eq!(trimmed_copy("원으로"), "원");
         assert_eq!(trimmed_copy("무슨 내용이야?"), "무슨 내용이야");
         // A particle's ending that is part of a short noun, or after the wrong syllable, stays.
         assert_eq!(trimmed_copy("요가"), "요가");

@@ -70,6 +70,7 @@ pub(crate) fn steer(
                     values,
                     &[],
                     &request.quote,
+                    &request.copy_sources,
                 )),
                 tools: config.tools.clone(),
             })
@@ -95,6 +96,7 @@ pub(crate) fn steer(
                     values,
                     require,
                     &request.quote,
+                    &request.copy_sources,
                 )),
                 tools,
             })

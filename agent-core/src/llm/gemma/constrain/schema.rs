@@ -148,6 +148,17 @@ pub(crate) struct Copies<'a> {
     pub(crate) params: &'a [String],
     /// The text they copy from.
     pub(crate) source: &'a str,
+    /// Per parameter, a narrower text it copies from instead (NUL where words are blanked).
+    pub(crate) narrowed: Option<&'a std::collections::BTreeMap<String, String>>,
+}
+
+impl<'a> Copies<'a> {
+    /// The text parameter `key` copies from.
+    fn source_of(&self, key: &str) -> &'a str {
+        self.narrowed
+            .and_then(|narrowed| narrowed.get(key))
+            .map_or(self.source, String::as_str)
+    }
 }
 
 /// The node of a whole argument list: `open`, the properties in schema order (required ones
@@ -188,7 +199,7 @@ pub(crate) fn arguments_with(
                         .map_or(DEFAULT_MAX_CHARS, |n| u32::try_from(n).unwrap_or(u32::MAX));
                     Node::seq(vec![
                         Node::lit(style.string_open),
-                        Node::copy(copies.source, &style.string_spec(1, max)),
+                        Node::copy(copies.source_of(key), &style.string_spec(1, max)),
                         Node::lit(style.string_close),
                     ])
                 }
@@ -657,6 +668,7 @@ mod tests {
         let copies = Copies {
             params: &[],
             source,
+            narrowed: None,
         };
         let admits = |text: &str| {
             let node = arguments_with(&schema, &PYTHON, &ParamValues::new(), copies);
@@ -690,6 +702,7 @@ mod tests {
         let empty = Copies {
             params: &[],
             source: "",
+            narrowed: None,
         };
         let node = arguments_with(&schema, &PYTHON, &ParamValues::new(), empty);
         let program = Program::compile(&node);

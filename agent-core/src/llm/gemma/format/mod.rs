@@ -35,6 +35,7 @@ pub(crate) use prompt::{
 };
 
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 use super::constrain::Node;
 use super::constrain::schema::{self, ParamValues};
@@ -252,13 +253,15 @@ pub(crate) fn input(
 }
 
 /// The constraint of one call of any of `tools`, with this turn's restricted `values` and
-/// the arguments it must write (`require`, beyond each schema's own required ones).
+/// the arguments it must write (`require`, beyond each schema's own required ones); copied
+/// parameters copy from `quote`, or from their `narrowed` text (tool → parameter → text).
 pub(crate) fn call_node(
     format: &dyn Format,
     tools: &[&ToolDeclaration],
     values: &ValueSets,
     require: &[String],
     quote: &str,
+    narrowed: &BTreeMap<String, BTreeMap<String, String>>,
 ) -> Node {
     let empty = ParamValues::new();
     Node::alt(
@@ -291,6 +294,7 @@ pub(crate) fn call_node(
                 let copies = schema::Copies {
                     params: &tool.copied,
                     source: quote,
+                    narrowed: narrowed.get(&tool.name),
                 };
                 Node::seq(vec![
                     Node::Lit(before),
@@ -497,7 +501,14 @@ pub(crate) mod tests {
         ];
         for kind in PromptFormat::ALL {
             let format = kind.format();
-            let program = Program::compile(&call_node(format, &refs, &values(), &[], ""));
+            let program = Program::compile(&call_node(
+                format,
+                &refs,
+                &values(),
+                &[],
+                "",
+                &BTreeMap::new(),
+            ));
             for (name, args) in &cases {
                 let tool = refs.iter().find(|t| t.name == *name).expect("tool");
                 let (before, after) = format.call_frame(name);
@@ -552,7 +563,14 @@ pub(crate) mod tests {
         let require = ["limit".to_owned()];
         for kind in PromptFormat::ALL {
             let format = kind.format();
-            let program = Program::compile(&call_node(format, &refs, &values, &require, ""));
+            let program = Program::compile(&call_node(
+                format,
+                &refs,
+                &values,
+                &require,
+                "",
+                &BTreeMap::new(),
+            ));
             let (before, after) = format.call_frame("search_catalog");
             let render = |args: &Value| {
                 format!(
