@@ -323,8 +323,14 @@ impl ToolDefinition {
     /// stretch of the request, and such a number as one the request writes — in digits or
     /// in Korean number words ("13만", "네 명") — labelled by a word of the parameter's
     /// description where one is ("키 160"); an optional one is written only when the
-    /// request labels a quantity for it, and left out otherwise. A tool declared at run time (from JSON, from an MCP server) so gets
-    /// arguments a person wrote rather than ones the model makes up.
+    /// request labels a quantity for it, and left out otherwise. A string copies only words
+    /// that can be its value, judged per request from the parameter's name and description:
+    /// not the request's own verb, and for a name not the tool's topic, a question word or
+    /// the other end of a from/to pair; a time copies only time words; an optional string
+    /// with nothing left to copy is left out. An optional boolean without a value provider
+    /// is written only where the request says one of its own words. A tool declared at run
+    /// time (from JSON, from an MCP server) so gets arguments a person wrote rather than ones
+    /// the model makes up.
     pub fn grounded_parameters(&self) -> &[String] {
         &self.grounded
     }
