@@ -8,18 +8,23 @@
 //! route (`origin` and `destination` both "천지연폭포"). Which words are blanked depends on
 //! what the parameter holds, judged from its name and description:
 //!
-//! - every kind: a request's own verb — a word that asks for something ("검색해줘",
+//! - every kind: a Korean request's own verb — a word that asks for something ("검색해줘",
 //!   "추가해놔", "틀어줘", "메모 추가할게");
 //! - a **name** (a place, a person, a currency, a search term — anything not below) also:
-//!   the words of what the tool is about (its name and descriptions: "생일", "환율",
+//!   an English request's asking words ("find", "please", "add"), the words of what the tool
+//!   is about (its name and descriptions: "생일", "환율",
 //!   "날씨", "recipe"), question and filler words ("언제", "얼마나", "지금", "이거",
-//!   "근데"), the predicate that ends a Korean clause ("어때?", "걸릴까?"), the other
-//!   side of a from/to pair ("유로로" for the currency converted *from*, "이중섭거리에서"
-//!   for a destination), and a name does not run on past a word that ends in a particle
-//!   ("부산은 지금" is no place);
-//! - a **time** (a date, a deadline, a time of day) and a **text** (a message, a memo's
-//!   content, a title) keep everything else: their values are phrases with particles and
-//!   time words in them.
+//!   "근데"), the predicate that ends a Korean clause ("어때?", "걸릴까?"), a verb that
+//!   links to the next clause ("걸어서"), a time where the tool has a time parameter, an
+//!   e-mail address, a link or a phone number where the parameter holds none, the number
+//!   written for a number parameter with the word that labels it ("10 min"), and the
+//!   other side of a from/to pair (for the currency or unit converted *from*: "유로로",
+//!   "to grams", the "ml" of "how many ml"; for a destination: "이중섭거리에서"); and a
+//!   name does not run on past a word that ends in a particle ("부산은 지금" is no place);
+//! - a **time** (a date, a deadline, a time of day) keeps only the words that say when
+//!   ("금요일까지", "오전 9시부터");
+//! - a **text** (a message, a memo's content, a title) keeps everything else: its value is a
+//!   phrase of its own, with particles and time words in it.
 //!
 //! Where blanking leaves no word to copy, an optional parameter is left out and a required
 //! one copies from the whole request.
@@ -39,7 +44,7 @@ use crate::tool::schema::admits_type;
 const BLANK: char = '\0';
 
 /// Per grounded string parameter of `tool` whose copy the request narrows, the text it copies
-/// from: the request with the words it cannot be blanked (see the module docs). Parameters
+/// from: the request with the words that cannot be its value blanked (see the module docs). Parameters
 /// the request does not narrow are left out (they copy from the whole request).
 pub(crate) fn copy_sources(tool: &ToolDefinition, request: &Request) -> BTreeMap<String, String> {
     narrowed(tool, request)
@@ -753,7 +758,8 @@ fn topic_words(tool: &ToolDefinition) -> Vec<String> {
 
 /// The words of `text` that say what something is: Korean nouns of two syllables or more
 /// without their particles ("연락처의" → 연락처; no modifier such as "저장된"), other words of
-/// four letters or more that are not too common to say anything — lower-cased, each once.
+/// four bytes or more (four letters, in English) that are not too common to say anything —
+/// lower-cased, each once.
 pub(super) fn key_words(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for word in text.to_lowercase().split(|c: char| !c.is_alphanumeric()) {

@@ -32,6 +32,11 @@ type Params = BTreeMap<String, Vec<ValueChoice>>;
 /// - a free-text parameter the request labels ("메모: 20쪽 읽음") gets the labelled text
 ///   alone (see [`labelled`]).
 ///
+/// And for any tool: a grounded number takes a quantity written for it (see
+/// [`grounded_numbers`]), an optional boolean without a value provider is set only where
+/// the request names it (see [`grounded_flags`]), and an optional grounded text the request
+/// leaves nothing to copy for gets no value (see [`nothing_to_copy`]).
+///
 /// An empty set means the model leaves the parameter out; a *required* parameter the request
 /// does not mention keeps its provider's values (or stays unrestricted), since the call
 /// cannot be written without it. Matching is case-insensitive, so "수면을" mentions `수면`.
@@ -92,8 +97,9 @@ pub(crate) fn keep_mentioned(tool: &ToolDefinition, params: &mut Params, request
 
 /// The optional parameters of `tool` whose value the request said, judged from this turn's
 /// narrowed `params` (see [`keep_mentioned`]): `from_request` parameters with a value
-/// provider that kept a value, free-text ones the request labels (see [`labelled`]), and
-/// grounded numbers it writes a quantity for ("under 30 minutes").
+/// provider that kept a value, free-text ones the request labels (see [`labelled`]),
+/// grounded numbers it writes a quantity for ("under 30 minutes"), and flags it names
+/// ("셔플로", see [`grounded_flags`]).
 /// The person said "어제", so the call writes `date: "yesterday"` rather than leaving it out
 /// and meaning today; they said "수면", so the search names it; they wrote "메모: 20쪽 읽음",
 /// so the call carries the note; they wrote "3개만", so the search asks for three. Numbers

@@ -327,8 +327,9 @@ impl ToolDefinition {
     /// that can be its value, judged per request from the parameter's name and description:
     /// not the request's own verb, and for a name not the tool's topic, a question word or
     /// the other end of a from/to pair; a time copies only time words; an optional string
-    /// with nothing left to copy is left out. An optional boolean without a value provider
-    /// is written only where the request says one of its own words. A tool declared at run
+    /// with nothing left to copy is left out. (Booleans are not grounded parameters, but
+    /// the same holds for every optional boolean without a value provider: it is written
+    /// only where the request says one of its own words.) A tool declared at run
     /// time (from JSON, from an MCP server) so gets arguments a person wrote rather than ones
     /// the model makes up.
     pub fn grounded_parameters(&self) -> &[String] {
