@@ -35,7 +35,7 @@ use serde_json::Value;
 
 use super::particles::{TRAILING_PARTICLES, particle_stem};
 use super::quantities::grounded_numbers;
-use super::text::Request;
+use super::text::{Request, has_hangul};
 use crate::tool::ToolDefinition;
 use crate::tool::schema::admits_type;
 
@@ -83,19 +83,24 @@ enum Narrowed {
 fn narrowed(tool: &ToolDefinition, request: &Request) -> Vec<(String, Narrowed)> {
     let text = request.text();
     let words = words(text);
-    let string_params: Vec<(&String, &Value)> = tool
+    let string_params: Vec<(&String, &Value, Kind)> = tool
         .grounded_parameters()
         .iter()
         .filter_map(|param| Some((param, tool.parameter(param)?)))
         .filter(|(param, prop)| admits_type(prop, "string") && !tool.has_value_provider(param))
+        .map(|(param, prop)| (param, prop, Kind::of(param, prop)))
         .collect();
     if string_params.is_empty() {
         return Vec::new();
     }
     // A time the request writes is for the tool's time parameter, where it has one.
-    let has_time = string_params
-        .iter()
-        .any(|(param, prop)| Kind::of(param, prop) == Kind::Time);
+    let has_time = string_params.iter().any(|(_, _, kind)| *kind == Kind::Time);
+    // What the tool is about, read once for all its names.
+    let topic = if string_params.iter().any(|(_, _, kind)| *kind == Kind::Name) {
+        topic_words(tool)
+    } else {
+        Vec::new()
+    };
     // So is a number it writes for a number parameter, with the word that labels it ("10
     // min" of a timer's `minutes`).
     let mut numbers: Vec<f64> = Vec::new();
@@ -118,13 +123,7 @@ fn narrowed(tool: &ToolDefinition, request: &Request) -> Vec<(String, Narrowed)>
                 .any(|w| w.starts_with(&lower) || lower.starts_with(w.as_str()))
     };
     let mut out = Vec::new();
-    for (param, prop) in string_params {
-        let kind = Kind::of(param, prop);
-        let topic = if kind == Kind::Name {
-            topic_words(tool)
-        } else {
-            Vec::new()
-        };
+    for (param, prop, kind) in string_params {
         let role = Role::of(param, prop);
         let about_contacts = is_about_contacts(param, prop);
         let mut chars: Vec<char> = text.chars().collect();
@@ -271,7 +270,7 @@ impl Kind {
                 parts.iter().any(|part| part == w)
                     || head
                         .iter()
-                        .any(|h| h == w || (has_hangul_word(w) && h.ends_with(w)))
+                        .any(|h| h == w || (has_hangul(w) && h.ends_with(w)))
             })
         };
         if has(&TEXT_WORDS) {
@@ -309,11 +308,11 @@ fn description_head(description: &str) -> Vec<String> {
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect();
-    if has_hangul_word(&plain) {
+    if has_hangul(&plain) {
         words
             .iter()
             .rev()
-            .find(|w| has_hangul_word(w))
+            .find(|w| has_hangul(w))
             .map(|w| vec![stem_of(w).to_owned()])
             .unwrap_or_default()
     } else {
@@ -797,8 +796,7 @@ fn is_topic(word: &str, topic: &[String]) -> bool {
     };
     match head(&lower) {
         Some(h) => topic.iter().any(|t| {
-            (has_hangul_word(t) && lower.starts_with(t.as_str()))
-                || head(t).is_some_and(|th| th == h)
+            (has_hangul(t) && lower.starts_with(t.as_str())) || head(t).is_some_and(|th| th == h)
         }),
         None => topic.iter().any(|t| {
             lower == *t
@@ -867,10 +865,6 @@ pub(super) fn name_parts(name: &str) -> Vec<String> {
     parts.push(part);
     parts.retain(|p| !p.is_empty());
     parts
-}
-
-fn has_hangul_word(word: &str) -> bool {
-    word.chars().any(is_syllable)
 }
 
 #[cfg(test)]
