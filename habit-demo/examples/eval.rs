@@ -17,22 +17,23 @@
 //! `conversations-fresh2-heldout`, `conversations-fresh3-dev` / `conversations-fresh3-heldout`
 //! (one writer's 40 conversations, alternately), `conversations-fresh4-dev` (40 more, held out
 //! until reported once, then tuned on), `conversations-fresh5-heldout`,
-//! `conversations-fresh6-heldout` and `conversations-fresh7-heldout` (40 more each, all held
-//! out), multi-turn conversations
+//! `conversations-fresh6-heldout`, `conversations-fresh7-heldout` and
+//! `conversations-fresh8-heldout` (40 more each, all held out), multi-turn conversations
 //! judged turn by turn, see `examples/eval/conversations.schema.md`), two apps declared from
 //! the README by a newcomer are measured the same way:
 //! `--domain todo` (a to-do list) and `--domain expense` (an expense book), six tools each, three
 //! of them destructive (`examples/eval/domains/`), splits `dev`, `heldout`, `fresh-dev`,
 //! `fresh2-dev`, `fresh3-dev`, `fresh4-heldout`, `fresh5-heldout`, `fresh6-heldout`,
-//! `fresh7-heldout`, `fresh8-heldout` and `fresh9-heldout` (each written later by someone who had read only
+//! `fresh7-heldout`, `fresh8-heldout`, `fresh9-heldout` and `fresh10-heldout` (each written
+//! later by someone who had read only
 //! the tools' declarations; the first three have been looked at and are tuned on like dev;
 //! the figures of the first four held-out ones have been reported), with
 //! `--examples N` of each tool's eight declared examples (default 3; 0 leaves the tools with
 //! their declarations alone). `--domain kitchen` is an English cooking helper whose seven
 //! tools arrive at run time as OpenAI-style JSON with no parameter marked (so its arguments
 //! are grounded by the runtime's defaults alone) and three examples each; splits `dev` /
-//! `heldout`, `fresh-dev` / `fresh-heldout` and `fresh2-dev` / `fresh2-heldout` (three
-//! writers' sets, each split at random by category), written by someone who had read only
+//! `heldout`, `fresh-dev` / `fresh-heldout`, `fresh2-dev` / `fresh2-heldout` and `fresh3-dev` /
+//! `fresh3-heldout` (four writers' sets, each split at random by category), written by someone who had read only
 //! the declarations, and judged with the runtime's English words. A held-out split (any whose name ends in `heldout`) prints its
 //! figures only, never its cases.
 //!
@@ -1143,6 +1144,7 @@ const SPLITS: [(&str, &[&str]); 4] = [
             "conversations-fresh5-heldout",
             "conversations-fresh6-heldout",
             "conversations-fresh7-heldout",
+            "conversations-fresh8-heldout",
         ],
     ),
     (
@@ -1159,6 +1161,7 @@ const SPLITS: [(&str, &[&str]); 4] = [
             "fresh7-heldout",
             "fresh8-heldout",
             "fresh9-heldout",
+            "fresh10-heldout",
         ],
     ),
     (
@@ -1175,6 +1178,7 @@ const SPLITS: [(&str, &[&str]); 4] = [
             "fresh7-heldout",
             "fresh8-heldout",
             "fresh9-heldout",
+            "fresh10-heldout",
         ],
     ),
     (
@@ -1186,6 +1190,8 @@ const SPLITS: [(&str, &[&str]); 4] = [
             "fresh-heldout",
             "fresh2-dev",
             "fresh2-heldout",
+            "fresh3-dev",
+            "fresh3-heldout",
         ],
     ),
 ];
