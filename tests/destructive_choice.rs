@@ -6,7 +6,8 @@
 //! words; a request of two clauses gets the steps its action words say, not a step a noun of
 //! some label suggests; and in a conversation, a change whose thing the conversation names
 //! (the chore just moved) is that tool's; a request to leave things alone gets no
-//! destructive step, and one whose main verb is an action no tool does gets words.
+//! destructive step, and one whose main verb is an action no tool does gets words; a
+//! question for information ("언제였지?") gets no write.
 
 use std::sync::{Arc, Mutex};
 
@@ -238,4 +239,17 @@ async fn an_action_no_tool_does_as_the_main_verb_gets_words() {
     // Asked first and then shown, the list stands.
     let plans = plans_with(&["할 일 목록 보여줘"], Vec::new(), &Background::builtin()).await;
     assert_eq!(plans, [["list_chores"]]);
+}
+
+#[tokio::test]
+async fn a_question_for_information_gets_no_write() {
+    // The reading is sure of the removal its words mention, and "삭제" is that
+    // tool's cue; but it asks when, and a question is answered.
+    let plan = plan_for("2번 삭제한 게 언제였지?").await;
+    assert!(!plan.contains(&"remove_chore".to_owned()), "{plan:?}");
+    // Asked for, the removal stands.
+    assert_eq!(
+        plan_for("2번 언제든 상관없으니 지워줘").await,
+        ["remove_chore"]
+    );
 }

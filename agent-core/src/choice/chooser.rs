@@ -14,7 +14,7 @@ use super::evidence::Evidence;
 use super::reading::ReadingClassifier;
 use super::router::{Plan, Ranked, Router};
 use super::training::Training;
-use super::tuning::{FEW_EXAMPLES, SURE_PLAN, Tuning};
+use super::tuning::{FEW_EXAMPLES, QUESTION_PLAN, SURE_PLAN, Tuning};
 use super::turn::{Step, TurnPlan};
 use super::{channels, values};
 use crate::dispatch::Dispatcher;
@@ -357,17 +357,29 @@ impl Chooser {
         } else {
             &weighed.reading_scores
         };
-        let plan = self
-            .composed_by_cues(&weighed.plan, &request)
-            .unwrap_or(weighed.plan);
-        let plan = self.asked_for(plan, &weighed.scores, sureness, &request, (&current, tools));
-        let plan = self.doable(plan, &request);
-        let plan = self.asked_by_words(plan, sureness, &request, &current, tools);
-        let plan = self.named_by_words(plan, &request);
-        let plan = self.about_nothing_here(plan, sureness, &request);
+        let trace = Trace::new(text);
+        trace.stage("weighed", &[], &weighed.plan);
+        let plan = trace.of("composed_by_cues", weighed.plan.clone(), |plan| {
+            self.composed_by_cues(&plan, &request).unwrap_or(plan)
+        });
+        let plan = trace.of("asked_for", plan, |plan| {
+            self.asked_for(plan, &weighed.scores, sureness, &request, (&current, tools))
+        });
+        let plan = trace.of("doable", plan, |plan| self.doable(plan, &request));
+        let plan = trace.of("asked_by_words", plan, |plan| {
+            self.asked_by_words(plan, sureness, &request, &current, tools)
+        });
+        let plan = trace.of("named_by_words", plan, |plan| {
+            self.named_by_words(plan, &request)
+        });
+        let plan = trace.of("about_nothing_here", plan, |plan| {
+            self.about_nothing_here(plan, sureness, &request)
+        });
         let mut decision = self.decision(plan, ranked, weighed.channel_scores);
         decision.reading_scores = weighed.reading_scores;
+        let before = decision.plan.clone();
         let decision = self.repeat_for_values(decision, &request, &current, tools);
+        trace.stage("repeat_for_values", &before, &decision.plan);
         // A call the request names nothing for may still be what the conversation is about.
         let full = (!conversation.is_empty()).then(|| tools.current_values());
         let supplied = full.as_ref().is_some_and(|full| {
@@ -382,11 +394,14 @@ impl Chooser {
                     .is_empty()
             })
         });
+        let before = decision.plan.clone();
         let decision = if supplied {
             decision
         } else {
             self.restrain(decision, &current, &request, tools)
         };
+        trace.stage("restrain", &before, &decision.plan);
+        let before = decision.plan.clone();
         let (decision, carried) = match &full {
             Some(full) => self.follow(
                 decision,
@@ -398,14 +413,21 @@ impl Chooser {
             ),
             None => (decision, Vec::new()),
         };
+        trace.stage("follow", &before, &decision.plan);
+        let before = decision.plan.clone();
+        let decision = self.answers_questions(decision, &request);
+        trace.stage("answers_questions", &before, &decision.plan);
         Ok(TurnPlan::new(request, decision, current, first, false).with_carried(carried))
     }
 
     /// `decision` read with the `conversation` (see [`Conversation`]), in this order — the
-    /// first two only where the model's reading of the plan is not sure of a tool (the second
-    /// also where it is, when the message's main verb asks for that tool's action and says
-    /// nothing of the planned steps'): an elliptical follow-up that asks for no other tool's
-    /// action, and does not say not to, continues the last tool; a message whose words ask
+    /// first two only where the model's reading of the plan is not sure of a tool (the first
+    /// also where it is, when the message says neither a planned step's action nor a value
+    /// of one that is not an id; the second also where it is, when the message's main verb
+    /// asks for that tool's action and says nothing of the planned steps'): an elliptical
+    /// follow-up that asks for no other tool's action by a common action's word, names
+    /// nothing another tool alone shows, and does not say not to, continues the last tool;
+    /// a message whose words ask
     /// for the action of a tool the conversation is about (its main verb's tool, or else the
     /// one tool whose cues it says; see [`Conversation::is_about`]) is that tool's call; a
     /// place in a list makes the first step a tool that takes the item; then the first
@@ -420,6 +442,7 @@ impl Chooser {
         full: &ValueSets,
         (current, first): (&mut ValueSets, &mut ValueSets),
     ) -> (Decision, Vec<String>) {
+        let trace = Trace::new(request.text());
         let mut decision = decision;
         // A message the model reads confidently as a call stands on its own (a reading of a
         // script the app's examples seldom use is not sure).
@@ -430,15 +453,33 @@ impl Chooser {
                 .iter()
                 .find(|(plan, _)| *plan == decision.plan)
                 .is_some_and(|(_, log_probability)| log_probability.exp() >= SURE_PLAN);
-        if !sure
-            && let Some(tool) = conversation.continued(request, full)
+        let continued = conversation.continued(request, full);
+        // A sure reading of a few words that name only which thing and say no planned
+        // step's action ("아니 2번 말고 1번" after a streak, read as two check-ins) is a
+        // reading of the words without the conversation; a value that is not an id ("완료",
+        // "했어요", "오늘") says what the planned step is to write.
+        let unsaid = continued.is_some()
+            && decision.plan.iter().all(|step| {
+                self.actions.said_as_action(step, request) != Said::Asked
+                    && !names_more_than_ids(full, step, request)
+            });
+        if (!sure || unsaid)
+            && let Some(tool) = continued
             && tools.get(tool).is_some()
             && decision.plan.as_slice() != [tool]
         {
+            // Another tool's action asked for by a common action's word, or what another
+            // tool alone shows ("독서 스트릭") named; a word another tool's examples often
+            // use ("아니" of corrections) asks for nothing.
             let asks_another = self
                 .tools()
-                .any(|name| name != tool && self.actions.said(name, request) == Said::Asked);
+                .any(|name| name != tool && self.actions.asks_action(name, request))
+                || self
+                    .actions
+                    .named_tool(request)
+                    .is_some_and(|named| named != tool);
             if !asks_another && self.actions.said(tool, request) != Said::Refused {
+                trace.stage("follow: continued", &decision.plan, &[tool.to_owned()]);
                 decision = self.replan(decision, vec![tool.to_owned()]);
             }
         }
@@ -481,6 +522,11 @@ impl Chooser {
             && let Some(tool) = asked
             && !decision.plan.contains(&tool)
         {
+            trace.stage(
+                "follow: asked about",
+                &decision.plan,
+                std::slice::from_ref(&tool),
+            );
             decision = self.replan(decision, vec![tool]);
         }
         // A place in a list ("두 번째 거 자세히") is an item a tool takes: the first step must be
@@ -515,6 +561,7 @@ impl Chooser {
                         }
                 });
                 if let Some(plan) = taking {
+                    trace.stage("follow: pointed", &decision.plan, &plan);
                     decision = self.replan(decision, plan);
                 }
             }
@@ -1153,6 +1200,36 @@ impl Chooser {
         }
     }
 
+    /// No write for a question asking for information (`Request::asks_information`: "what
+    /// habits am I tracking right now?", "3번 할 일 언제까지야?"): a plan with a destructive
+    /// step becomes the likeliest plan without one by the model's reading, where that plan is
+    /// at least as likely as the floor for a plan taken instead (without a reading: the
+    /// router's best plan, where it writes nothing), or no tool. A question is answered;
+    /// whatever its words share with a tool that writes, it asks for no change.
+    fn answers_questions(&self, decision: Decision, request: &Request) -> Decision {
+        let writes = |plan: &Plan| plan.iter().any(|step| self.destructive.contains(step));
+        if !writes(&decision.plan) || !request.asks_information() {
+            return decision;
+        }
+        let instead = if decision.reading_scores.is_empty() {
+            // The router's best plan, where it writes nothing.
+            decision
+                .ranked
+                .first()
+                .map(|r| r.plan.clone())
+                .filter(|plan| !writes(plan))
+        } else {
+            let scores = &decision.reading_scores;
+            scores
+                .iter()
+                .filter(|(plan, _)| !writes(plan))
+                .max_by(|a, b| a.1.total_cmp(&b.1))
+                .map(|(plan, _)| plan.clone())
+                .filter(|plan| probability_of(scores, |p| p == plan) >= QUESTION_PLAN)
+        };
+        self.replan(decision, instead.unwrap_or_default())
+    }
+
     /// No tool where the router's best plan is none and the chosen one-step call would ask
     /// nothing the request said: the model's scores of a general question ("의지력이 약한
     /// 사람도 바꿀 수 있나요?") favour a tool that reads like it, and a call with nothing
@@ -1216,6 +1293,17 @@ fn others_named(text: &str, value: &Value, choices: &[ValueChoice]) -> Vec<Value
     Vec::new()
 }
 
+/// Whether `request` names a value (of those `full` offers) of a parameter of `step` that
+/// is not an id (`id`, `…_id`): what to write, not only which thing.
+fn names_more_than_ids(full: &ValueSets, step: &str, request: &Request) -> bool {
+    full.get(step).is_some_and(|params| {
+        params
+            .iter()
+            .filter(|(param, _)| *param != "id" && !param.ends_with("_id"))
+            .any(|(_, choices)| request::mentioned(request, choices).contains(&true))
+    })
+}
+
 /// The probability, under `scores` (log-scores of plans, normalised here), of the plans
 /// `which` picks; 0 with no scores.
 fn probability_of(scores: &[(Plan, f32)], which: impl Fn(&Plan) -> bool) -> f32 {
@@ -1229,4 +1317,43 @@ fn probability_of(scores: &[(Plan, f32)], which: impl Fn(&Plan) -> bool) -> f32 
         .filter(|(plan, _)| which(plan))
         .map(|(_, s)| (s - max).exp() / total)
         .sum()
+}
+
+/// Each stage of one request's choice that changes its plan, on stderr, with
+/// `AGENT_RS_TRACE_CHOICE=1` in the environment: for seeing which rule chose a tool while
+/// declaring an app's tools or tuning the stage.
+struct Trace<'t> {
+    /// The request, or `None` when choices are not traced.
+    text: Option<&'t str>,
+}
+
+impl<'t> Trace<'t> {
+    /// A trace of the choice for `text`, on when the environment asks for it.
+    fn new(text: &'t str) -> Self {
+        static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        let on =
+            *ON.get_or_init(|| std::env::var_os("AGENT_RS_TRACE_CHOICE").is_some_and(|v| v == "1"));
+        Self {
+            text: on.then_some(text),
+        }
+    }
+
+    /// Notes `stage` where it turned `before` into a different `after`.
+    fn stage(&self, stage: &str, before: &[String], after: &[String]) {
+        if let Some(text) = self.text
+            && before != after
+        {
+            eprintln!("choice {text:?}: {stage}: {before:?} → {after:?}");
+        }
+    }
+
+    /// `run` on `plan`, noted as `stage`.
+    fn of(&self, stage: &str, plan: Plan, run: impl FnOnce(Plan) -> Plan) -> Plan {
+        let before = self.text.is_some().then(|| plan.clone());
+        let after = run(plan);
+        if let Some(before) = before {
+            self.stage(stage, &before, &after);
+        }
+        after
+    }
 }

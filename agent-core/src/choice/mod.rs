@@ -45,16 +45,23 @@
 //! no other tool uses) or when the evidence for it is strong — however many examples the app
 //! declares; where it is not, what is planned instead must be asked for by its words too,
 //! or it is words; an app with few examples per tool also has its channels scored beside the
-//! reading.
+//! reading. A question for information ("what habits am I tracking right now?", "3번 할 일
+//! 언제까지야?") never gets a write: the likeliest plan without one, or words.
 //!
 //! A message of an ongoing conversation is read with the calls of the turns before it
 //! ([`Chooser::plan_in`], [`Conversation`]): an elliptical follow-up ("3번은?", "and habit
-//! 2?") continues the last tool with the value it names, a place in a list ("두 번째 거")
+//! 2?", "아니 2번 말고 1번") continues the last tool with the value it names (the one not
+//! set aside by "말고", "not"), even where the model surely reads its few words as another
+//! tool's whose action and values they do not say, a place in a list ("두 번째 거")
 //! is that item of what a result listed, and a parameter the message does not name keeps the
 //! value the conversation is about (the habit just added, the day just logged). A message
 //! whose main verb asks for the action of a tool the conversation is about ("그 흡연 습관
 //! 추가해줘" after a search) is that tool's call, however surely its other words read as
 //! another's.
+//!
+//! With `AGENT_RS_TRACE_CHOICE=1` in the environment, each rule that changes a message's plan
+//! writes one line to stderr (`choice "…": follow: continued: [] → ["get_streak"]`): the way
+//! to see why your app's request got the tool it got.
 //!
 //! The stage answers one question per message, [`Chooser::plan`]: given the request and the
 //! tools a caller may use, a [`TurnPlan`] — the steps, the values each step's parameters may

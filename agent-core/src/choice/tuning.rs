@@ -82,6 +82,11 @@ pub(super) const UNREAD_PLAN: f32 = -20.0;
 /// unsure, and do not overrule a confident reading of a message that stands on its own.
 pub(super) const SURE_PLAN: f32 = 0.5;
 
+/// The least probability (the model's reading, or the router's ranking normalised) of the
+/// plan without writes that a question for information takes instead of one with a write;
+/// below it, the question is answered in words.
+pub(super) const QUESTION_PLAN: f32 = 0.2;
+
 /// The least probability each part of a request must give its own step — the model's
 /// reading of the part and the router's ranking of it, together — for a declared two-step
 /// plan to be composed from the parts.

@@ -95,11 +95,19 @@ pub(super) fn rank(
             let among_found: Vec<usize> = order.iter().copied().filter(|&i| found[i]).collect();
             let mut by_score = order.clone();
             by_score.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
+            // A value mentioned only as the one not meant ("2번 말고 1번") is not said.
+            let aside = request::set_aside(request, choices);
             let said: Vec<usize> = request::mentioned(request, choices)
                 .into_iter()
+                .zip(&aside)
                 .enumerate()
-                .filter_map(|(i, said)| said.then_some(i))
+                .filter_map(|(i, (said, aside))| (said && !aside).then_some(i))
                 .collect();
+            let written: Vec<usize> = if written.iter().any(|&i| !aside[i]) {
+                written.into_iter().filter(|&i| !aside[i]).collect()
+            } else {
+                written
+            };
             let clear = match said.as_slice() {
                 [only] => Some(*only),
                 _ => None,

@@ -86,6 +86,37 @@ pub(crate) fn targeted(request: &Request, choices: &[ValueChoice]) -> Vec<bool> 
 }
 
 /// Whether the mention at `start..end` of `text` is marked as what something becomes.
+/// Which of `choices` the request mentions only as the one *not* meant: every mention of it
+/// is followed, at the end of its word or by the next word, by "말고", "대신" or "아니고"
+/// ("2번 말고 1번", "걷기 대신 독서"), or preceded by "not" or "instead of" ("not 2, 1"). A
+/// request that mentions two values of one parameter this way says which it does not want.
+pub(crate) fn set_aside(request: &Request, choices: &[ValueChoice]) -> Vec<bool> {
+    const AFTER: [&str; 3] = ["말고", "대신", "아니고"];
+    let lower = request.lower();
+    let aside = |start: usize, end: usize| {
+        let before = lower[..start].trim_end();
+        if before.ends_with("not") || before.ends_with("instead of") {
+            return true;
+        }
+        let rest = &lower[end..];
+        let own: &str = rest.split(char::is_whitespace).next().unwrap_or_default();
+        let next = rest[own.len()..]
+            .split_whitespace()
+            .next()
+            .unwrap_or_default();
+        AFTER
+            .iter()
+            .any(|word| own.ends_with(word) || next.starts_with(word))
+    };
+    choices
+        .iter()
+        .map(|choice| {
+            let spans = spans(lower, choice);
+            !spans.is_empty() && spans.iter().all(|&(start, end)| aside(start, end))
+        })
+        .collect()
+}
+
 fn becomes(text: &str, start: usize, end: usize) -> bool {
     let before = text[..start].trim_end();
     if before.ends_with(" to") || before.ends_with(" as") || before == "to" || before == "as" {
@@ -142,6 +173,19 @@ fn term_spans<'a>(text: &'a str, term: &'a str) -> impl Iterator<Item = (usize, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_set_aside_is_the_one_not_meant() {
+        let values = [
+            ValueChoice::new(1, "아침 커피 후 10분 걷기").with_words(["걷기", "walk"]),
+            ValueChoice::new(2, "자기 전 책 10쪽 읽기").with_words(["독서", "reading"]),
+        ];
+        let aside = |text: &str| set_aside(&Request::new(text), &values);
+        assert_eq!(aside("아니 2번 말고 1번"), [false, true]);
+        assert_eq!(aside("걷기 대신 독서로"), [true, false]);
+        assert_eq!(aside("not reading, the walk"), [false, true]);
+        assert_eq!(aside("1번이랑 2번"), [false, false]);
+    }
 
     #[test]
     fn the_value_a_change_goes_to_is_the_one_before_ro_or_after_to() {

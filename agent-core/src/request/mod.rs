@@ -33,7 +33,7 @@ mod undo;
 
 pub(crate) use conjuncts::{conjuncts, lists};
 pub(crate) use copies::copy_sources;
-pub(crate) use mentions::{mentioned, named_as_words};
+pub(crate) use mentions::{mentioned, named_as_words, set_aside};
 pub(crate) use numbers::numbers_written;
 pub(crate) use ordinal::Ordinal;
 pub(crate) use params::{

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::copies::{description_of, key_words, name_parts, nothing_to_copy, without_examples};
 use super::labels::value_after;
-use super::mentions::{mentioned, targeted};
+use super::mentions::{mentioned, set_aside, targeted};
 use super::numbers::{numbers_with_unit, numbers_within, numbers_written};
 use super::quantities::{grounded_number_parameters, grounded_numbers};
 use super::text::{Request, Said, has_hangul};
@@ -57,6 +57,16 @@ pub(crate) fn keep_mentioned(tool: &ToolDefinition, params: &mut Params, request
                     .collect();
                 if target.iter().filter(|t| **t).count() == 1 {
                     said = target;
+                } else {
+                    // The one not meant ("2번 말고 1번") leaves, where another stays.
+                    let kept: Vec<bool> = set_aside(request, choices)
+                        .into_iter()
+                        .zip(&said)
+                        .map(|(aside, s)| *s && !aside)
+                        .collect();
+                    if kept.contains(&true) {
+                        said = kept;
+                    }
                 }
             }
             let kept: Vec<ValueChoice> = choices

@@ -159,6 +159,65 @@ impl Request {
         MARKS.iter().any(|mark| self.lower.contains(mark))
     }
 
+    /// Whether the message's last sentence is a question for information, not a polite ask
+    /// for an action: it ends in "?" and opens with a question word ("what habits am I
+    /// tracking right now?", "which one did I finish?", "when is it due?"), with "if", or
+    /// with "is/are/does/did/should …" not followed by "you" ("is it due today?") rather than
+    /// "can/could/would/will you …" — or, in Korean, holds a question word ("뭐", "언제",
+    /// "몇", "어디", "무슨", "어느", "누구") and asks for nothing to be done ("…해줘",
+    /// "…해 줄래?"). Such a question is answered, never by a call that writes.
+    pub(crate) fn asks_information(&self) -> bool {
+        const ENGLISH: [&str; 10] = [
+            "what", "what's", "whats", "which", "when", "where", "who", "whose", "how", "how's",
+        ];
+        // Openings of a yes/no question about how things are ("is it …", "does it …",
+        // "should I …"); "can/could/will/would/do you …" and "can I …" are polite asks.
+        const AUXILIARIES: [&str; 10] = [
+            "is", "are", "was", "were", "does", "did", "am", "has", "have", "should",
+        ];
+        const KOREAN: [&str; 9] = [
+            "뭐", "뭔", "언제", "몇", "어디", "무슨", "어느", "누구", "무엇",
+        ];
+        const ASKS: [&str; 9] = [
+            "줘",
+            "줄래",
+            "주세요",
+            "줄 수",
+            "주실",
+            "주라",
+            "해봐",
+            "하자",
+            "할래",
+        ];
+        let text = self.lower.trim_end();
+        if !text.ends_with('?') {
+            return false;
+        }
+        // The last sentence: what follows the last sentence end before the final "?".
+        let body = &text[..text.len() - 1];
+        let last = body
+            .rfind(['.', '!', '?', '\n'])
+            .map_or(body, |at| &body[at + 1..])
+            .trim();
+        if self.is_korean() {
+            let words: Vec<&str> = last.split_whitespace().collect();
+            words
+                .iter()
+                .any(|word| KOREAN.iter().any(|q| word.starts_with(q)))
+                && !ASKS.iter().any(|ask| last.contains(ask))
+        } else {
+            let mut words = last
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|w| !w.is_empty())
+                .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''));
+            let first = words.next().unwrap_or_default();
+            let second = words.next().unwrap_or_default();
+            (ENGLISH.contains(&first) && !last.starts_with("how about"))
+                || (AUXILIARIES.contains(&first) && !["you", "u"].contains(&second))
+                || first == "if"
+        }
+    }
+
     /// Whether the message asks to leave things as they are ("그냥 두기로 했어. 건드리지 마",
     /// "그대로 둬", "leave it alone", "don't touch it"): it asks for no change, whatever
     /// action it mentions on the way.
@@ -388,6 +447,24 @@ pub(crate) fn splits(text: &str, min_words: usize) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_question_for_information_is_told_from_a_polite_ask() {
+        let asks = |text: &str| Request::new(text).asks_information();
+        assert!(asks("what habits am I tracking right now?"));
+        assert!(asks("ok thanks. which one did I finish yesterday?"));
+        assert!(asks("3번 할 일 언제까지야?"));
+        assert!(asks("오늘 몇 개 했어?"));
+        assert!(!asks("can you log my walk?"));
+        assert!(!asks("what's my streak"), "no question mark: may be an ask");
+        assert!(!asks("뭐든 좋으니까 하나 추가해 줄래?"));
+        assert!(!asks("3번 완료 처리해줘"));
+        assert!(!asks("how about adding a stretch?"));
+        assert!(asks("If I remove something by accident, can I undo it?"));
+        assert!(asks("is the dentist one due today?"));
+        assert!(!asks("can I add eggs to the list?"));
+        assert!(!asks("could you remove the milk?"));
+    }
 
     #[test]
     fn a_message_that_asks_about_an_action_is_told_from_one_that_asks_for_it() {
