@@ -417,6 +417,12 @@ impl Chooser {
         let before = decision.plan.clone();
         let decision = self.answers_questions(decision, &request);
         trace.stage("answers_questions", &before, &decision.plan);
+        // What the conversation gave the replaced plan's first step is not the new one's.
+        let carried = if decision.plan == before {
+            carried
+        } else {
+            Vec::new()
+        };
         Ok(TurnPlan::new(request, decision, current, first, false).with_carried(carried))
     }
 
@@ -427,9 +433,9 @@ impl Chooser {
     /// asks for that tool's action and says nothing of the planned steps'): an elliptical
     /// follow-up that asks for no other tool's action by a common action's word, names
     /// nothing another tool alone shows, and does not say not to, continues the last tool;
-    /// a message whose words ask
-    /// for the action of a tool the conversation is about (its main verb's tool, or else the
-    /// one tool whose cues it says; see [`Conversation::is_about`]) is that tool's call; a
+    /// a message whose words ask for the action of a tool the conversation is about (its
+    /// main verb's tool, or else the one tool whose cues it says; see
+    /// [`Conversation::is_about`]) is that tool's call; a
     /// place in a list makes the first step a tool that takes the item; then the first
     /// step's values are narrowed by the conversation (`current`, and `first`, its ranked
     /// copy). Returns the parameters the first call must write for that.
