@@ -17,14 +17,16 @@
 //! `conversations-fresh2-heldout`, `conversations-fresh3-dev` / `conversations-fresh3-heldout`
 //! (one writer's 40 conversations, alternately), `conversations-fresh4-dev` (40 more, held out
 //! until reported once, then tuned on), `conversations-fresh5-heldout`,
-//! `conversations-fresh6-heldout`, `conversations-fresh7-heldout` and
-//! `conversations-fresh8-heldout` (40 more each, all held out), multi-turn conversations
+//! `conversations-fresh6-heldout`, `conversations-fresh7-heldout`,
+//! `conversations-fresh8-heldout` and `conversations-fresh9-heldout` (40 more each, all held
+//! out), multi-turn conversations
 //! judged turn by turn, see `examples/eval/conversations.schema.md`), two apps declared from
 //! the README by a newcomer are measured the same way:
 //! `--domain todo` (a to-do list) and `--domain expense` (an expense book), six tools each, three
 //! of them destructive (`examples/eval/domains/`), splits `dev`, `heldout`, `fresh-dev`,
 //! `fresh2-dev`, `fresh3-dev`, `fresh4-heldout`, `fresh5-heldout`, `fresh6-heldout`,
-//! `fresh7-heldout`, `fresh8-heldout`, `fresh9-heldout` and `fresh10-heldout` (each written
+//! `fresh7-heldout`, `fresh8-heldout`, `fresh9-heldout`, `fresh10-heldout` and
+//! `fresh11-heldout` (each written
 //! later by someone who had read only
 //! the tools' declarations; the first three have been looked at and are tuned on like dev;
 //! the figures of the first four held-out ones have been reported), with
@@ -1145,6 +1147,7 @@ const SPLITS: [(&str, &[&str]); 4] = [
             "conversations-fresh6-heldout",
             "conversations-fresh7-heldout",
             "conversations-fresh8-heldout",
+            "conversations-fresh9-heldout",
         ],
     ),
     (
@@ -1162,6 +1165,7 @@ const SPLITS: [(&str, &[&str]); 4] = [
             "fresh8-heldout",
             "fresh9-heldout",
             "fresh10-heldout",
+            "fresh11-heldout",
         ],
     ),
     (
@@ -1179,6 +1183,7 @@ const SPLITS: [(&str, &[&str]); 4] = [
             "fresh8-heldout",
             "fresh9-heldout",
             "fresh10-heldout",
+            "fresh11-heldout",
         ],
     ),
     (
