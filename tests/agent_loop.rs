@@ -148,8 +148,8 @@ async fn a_text_answer_finishes_the_turn() {
     assert_eq!(
         h.events(),
         [
-            AgentEvent::TextDelta("안녕".into()),
-            AgentEvent::TextDelta("하세요".into()),
+            // Judged whole before it is shown.
+            AgentEvent::TextDelta("안녕하세요".into()),
             AgentEvent::Finished {
                 text: "안녕하세요".into()
             },
@@ -621,6 +621,63 @@ async fn another_examples_answer_copied_word_for_word_gives_way_to_the_shown_one
         "{:?}",
         h.events()
     );
+}
+
+#[tokio::test]
+async fn words_that_claim_a_write_no_call_made_give_way_to_the_chosen_chat_answer() {
+    let claim = "안녕하세요! 메모에 추가했어요.";
+    let mut h = routed(vec![text(claim)], None, Strategy::Router);
+    let answer = h.agent.send("안녕~").await.expect("answer");
+    assert!(h.fed_back().is_empty(), "no tool for a greeting");
+    assert_eq!(answer, "안녕하세요!", "the greeting example's answer");
+    assert!(
+        h.events().iter().any(|event| matches!(
+            event,
+            AgentEvent::DefaultAnswer { held_back: Some(held), .. } if held == claim
+        )),
+        "{:?}",
+        h.events()
+    );
+    assert!(
+        !h.events()
+            .iter()
+            .any(|event| matches!(event, AgentEvent::TextDelta(t) if t == claim)),
+        "the false claim is never shown"
+    );
+}
+
+#[tokio::test]
+async fn words_written_for_a_planned_call_that_claim_a_write_give_way_to_saying_nothing_was_done() {
+    let notes = Arc::new(Notes(Mutex::new(vec!["아침 걷기".into()])));
+    let registry = Registry::builder()
+        .discover()
+        .dependency_arc(Arc::clone(&notes))
+        .build()
+        .expect("registry");
+    let registry = Arc::new(registry);
+    let session = ScriptedSession::new(
+        ChatConfig::new("메모 도우미입니다.", &registry),
+        vec![text("좋아요, 운동 메모를 저장해 뒀어요!")],
+    );
+    let transcript = session.transcript();
+    let mut agent = Agent::new(session, registry).with_strategy(Strategy::Router);
+    let answer = agent.send("운동 메모 찾아줘").await.expect("answer");
+    assert_eq!(
+        transcript.received().choices,
+        [ToolChoice::Call(vec!["search_notes".into()])],
+        "a call was asked for; the model wrote words instead"
+    );
+    assert!(transcript.received().tool_results.is_empty(), "no call ran");
+    assert_eq!(answer, Messages::default().nothing_done);
+    assert_eq!(notes.all(), ["아침 걷기"], "nothing was written");
+}
+
+#[tokio::test]
+async fn a_cancelled_call_is_never_reported_as_done() {
+    let mut h = adding_water("물 마시기 메모를 추가했어요.", None);
+    let answer = h.agent.send(ADD_WATER).await.expect("answer");
+    assert_eq!(answer, Messages::default().after_cancel);
+    assert_eq!(h.notes.all(), ["아침 걷기"], "nothing was written");
 }
 
 /// A request the router plans as one `add_note` call.

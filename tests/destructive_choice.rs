@@ -7,7 +7,8 @@
 //! some label suggests; and in a conversation, a change whose thing the conversation names
 //! (the chore just moved) is that tool's; a request to leave things alone gets no
 //! destructive step, and one whose main verb is an action no tool does gets words; a
-//! question for information ("언제였지?") gets no write.
+//! question for information ("언제였지?") gets no write; and an ask ("…해줘") that names
+//! what a write is to write (a new day) is evidence for it where the reading is unsure.
 
 use std::sync::{Arc, Mutex};
 
@@ -252,4 +253,57 @@ async fn a_question_for_information_gets_no_write() {
         plan_for("2번 언제든 상관없으니 지워줘").await,
         ["remove_chore"]
     );
+}
+
+#[tokio::test]
+async fn an_ask_that_names_what_to_write_is_evidence_for_an_uncertain_write() {
+    // A reading unsure of the move (no example says "…하는 걸로"): some of it a change,
+    // more of it nothing; no word of the request is a cue of the move.
+    let unsure = |text: &str| -> Result<Vec<f32>, agent_core::LlmError> {
+        if text.contains("걸로") {
+            Ok(vec![0.0, 0.0, 0.2, 0.8])
+        } else {
+            meaning(text)
+        }
+    };
+    // Asked for ("…해줘") with the new day named, the move stands.
+    assert_eq!(
+        plan_with_reading("빨래는 내일 하는 걸로 해줘", unsure).await,
+        ["move_chore"]
+    );
+    // Thought aloud, it is no ask.
+    assert_eq!(
+        plan_with_reading("빨래는 내일 하는 걸로 할까 싶네", unsure).await,
+        Vec::<String>::new()
+    );
+}
+
+/// The plan the agent made for `request`, on the reading `read`.
+async fn plan_with_reading(
+    request: &str,
+    read: impl Fn(&str) -> Result<Vec<f32>, agent_core::LlmError> + Send + 'static,
+) -> Vec<String> {
+    let chores = Arc::new(Chores(vec!["설거지".into(), "빨래".into(), "청소".into()]));
+    let registry = Arc::new(
+        Registry::builder()
+            .discover()
+            .dependency_arc(chores)
+            .build()
+            .expect("registry"),
+    );
+    let session = ScriptedSession::new(
+        ChatConfig::new("할 일 도우미입니다.", &registry),
+        vec![text("네.")],
+    )
+    .with_reading(read);
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&events);
+    let chooser = Chooser::with_background(&registry, &Background::none());
+    let mut agent = Agent::new(session, registry)
+        .with_chooser(chooser)
+        .with_strategy(Strategy::Combined)
+        .with_confirmer(ApproveAll)
+        .with_events(move |event| sink.lock().expect("events").push(event));
+    let _answer = agent.send(request).await;
+    plans(&events).into_iter().next().expect("a plan")
 }

@@ -46,6 +46,10 @@ pub struct Messages {
     pub after_error: Cow<'static, str>,
     /// The answer when no tool was needed and the model wrote nothing usable.
     pub no_answer: Cow<'static, str>,
+    /// The answer when no call ran but the model's words said something was done ("기록했어요")
+    /// and the request asked for an action or no chat example answers it: nothing was
+    /// changed, and the person is asked to say again what they want.
+    pub nothing_done: Cow<'static, str>,
     /// The answer when the tool a request needs cannot be called now: a parameter it
     /// requires has nothing to choose from (see
     /// [`ToolDefinition::current_values`](crate::ToolDefinition::current_values)). `{tool}`
@@ -94,6 +98,8 @@ impl Default for Messages {
             count_of_items: "{count}개".into(),
             after_error: "요청을 처리하지 못했어요.".into(),
             no_answer: "죄송해요, 잘 이해하지 못했어요. 다시 말씀해 주시겠어요?".into(),
+            nothing_done: "이번에는 아무것도 바꾸거나 기록하지 않았어요. 원하시는 일을 한 번 더 말씀해 주시겠어요?"
+                .into(),
             nothing_to_choose: "지금은 '{tool}' 할 수 없어요. 고를 수 있는 {param} 값이 아직 없어요."
                 .into(),
             chat_channel: "도구 없이 말로 답하는 대화: 인사, 감사, 잡담, 일반적인 질문".into(),
@@ -134,6 +140,9 @@ impl Messages {
             count_of_items: "{count} items".into(),
             after_error: "I could not complete the request.".into(),
             no_answer: "Sorry, I did not quite understand. Could you say it another way?".into(),
+            nothing_done:
+                "I haven't changed or saved anything this time. Could you tell me once more what you'd like?"
+                    .into(),
             nothing_to_choose:
                 "'{tool}' cannot be done right now: there is no {param} to choose from yet.".into(),
             chat_channel:
@@ -165,6 +174,7 @@ impl Messages {
             count_of_items,
             after_error,
             no_answer,
+            nothing_done,
             nothing_to_choose,
             chat_channel,
             example_lead,
@@ -187,6 +197,7 @@ impl Messages {
             ("count_of_items", count_of_items),
             ("after_error", after_error),
             ("no_answer", no_answer),
+            ("nothing_done", nothing_done),
             ("nothing_to_choose", nothing_to_choose),
             ("chat_channel", chat_channel),
             ("example_lead", example_lead),

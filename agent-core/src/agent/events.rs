@@ -20,7 +20,8 @@ pub enum AgentEvent {
     /// channel scores that led there. Sent again after the first call where the request
     /// lists several values for it and the plan gains a call per other value.
     Planned(Decision),
-    /// A piece of the model's answer, as it is generated.
+    /// A piece of the answer shown to the person: the model's words once they are judged
+    /// (an answer that would be replaced is never sent), or the runtime's own.
     TextDelta(String),
     /// The model asked for a tool call, which is about to be dispatched.
     ToolCallRequested {

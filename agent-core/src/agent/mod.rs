@@ -34,6 +34,7 @@
 //! | `options.rs` | how an agent is set up, and its parts |
 //! | `calls.rs` | running the calls a model wrote |
 //! | `answer.rs` | judging the closing answer |
+//! | `claims.rs` | whether an answer says something was done |
 //! | `turn.rs` | the state of one user turn |
 //! | `history.rs` | repeated calls within a turn |
 //! | `interrupt.rs` | [`Interrupter`], and tool choice's evidence given up on interruption |
@@ -51,6 +52,7 @@
 
 mod answer;
 mod calls;
+mod claims;
 mod error;
 mod events;
 mod history;

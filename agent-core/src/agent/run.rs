@@ -10,6 +10,7 @@ use super::answer::{
     is_grounded, is_usable, only_repeats, repeats_earlier, squash, without_stray_tail,
 };
 use super::calls::Calls;
+use super::claims::Claims;
 use super::error::AgentError;
 use super::events::AgentEvent;
 use super::interrupt::{Interrupter, Interruptible};
@@ -46,6 +47,8 @@ pub struct Agent<S> {
     pub(super) interrupter: Interrupter,
     /// The calls of the conversation's earlier turns, which a follow-up is read with.
     pub(super) conversation: Conversation,
+    /// The words by which an answer says an action was done, for this registry's tools.
+    pub(super) claims: Claims,
 }
 
 impl<S: ChatSession> Agent<S> {
@@ -57,6 +60,7 @@ impl<S: ChatSession> Agent<S> {
         Self {
             session,
             chooser: Chooser::new(&registry),
+            claims: Claims::new(&registry),
             calls: Calls::new(Arc::clone(&registry), Arc::clone(&reporter)),
             registry,
             reporter,
@@ -187,11 +191,15 @@ impl<S: ChatSession> Agent<S> {
                 copy_sources,
                 examples: Vec::new(),
             };
-            let (answer, calls) = self.read(request, &turn, true).await?;
+            // Buffered, not streamed: words where a call was asked for are judged first.
+            let (answer, calls) = self.read(request, &turn).await?;
             if calls.is_empty() {
                 // A backend that answered in words where a call was asked for: its words
-                // are the answer.
-                return self.finish(answer, &turn);
+                // are the answer, unless they say the call it did not write was done.
+                return self.words_instead_of_a_call(answer, text, &mut turn);
+            }
+            if !answer.is_empty() {
+                self.emit(AgentEvent::TextDelta(answer));
             }
             let results = self
                 .calls
@@ -311,7 +319,7 @@ impl<S: ChatSession> Agent<S> {
             examples: shots,
         };
         // Buffered, not streamed: the answer is shown only once it is checked.
-        let (answer, calls) = self.read(request, turn, false).await?;
+        let (answer, calls) = self.read(request, turn).await?;
         let answer = without_stray_tail(answer.trim()).to_owned();
         if !calls.is_empty() {
             // No call was allowed; each still gets its result in the history.
@@ -321,9 +329,15 @@ impl<S: ChatSession> Agent<S> {
                 .collect();
             self.session.record_results(refused);
         }
-        if after_results && is_grounded(&answer, request_text, &turn.seen) {
+        // A claim that something was done stands only in a turn where a write succeeded:
+        // the model reports the write the request asked for whether or not it ran.
+        let false_claim = self.claims.claims_done(&answer) && !self.wrote(turn);
+        if after_results && !false_claim && is_grounded(&answer, request_text, &turn.seen) {
             self.emit(AgentEvent::TextDelta(answer.trim().to_owned()));
             return self.finish(answer.trim().to_owned(), turn);
+        }
+        if !after_results && false_claim {
+            return self.refuse_claim(&answer, request_text, shown, turn);
         }
         if !after_results
             && is_usable(&answer)
@@ -347,6 +361,61 @@ impl<S: ChatSession> Agent<S> {
         }
         turn.held_back = Some(answer.trim().to_owned()).filter(|a| !a.is_empty());
         self.finish(String::new(), turn)
+    }
+
+    /// Ends the turn with the words the model wrote where it could have called a tool:
+    /// shown as they are, unless they say something was done that was not
+    /// ([`refuse_claim`](Self::refuse_claim)).
+    fn words_instead_of_a_call(
+        &mut self,
+        answer: String,
+        request_text: &str,
+        turn: &mut Turn,
+    ) -> Result<String, AgentError> {
+        if self.claims.claims_done(&answer) && !self.wrote(turn) {
+            return self.refuse_claim(&answer, request_text, None, turn);
+        }
+        if !answer.is_empty() {
+            self.emit(AgentEvent::TextDelta(answer.clone()));
+        }
+        self.finish(answer, turn)
+    }
+
+    /// Ends a turn in which no write succeeded but the model's `answer` says one was done:
+    /// the answer is held back, and the person is told that nothing was done where the
+    /// request asked for something; a request that asked for nothing ("고마워", "👍") gets
+    /// the answer of the chat example `shown` for it instead, where there is one.
+    fn refuse_claim(
+        &mut self,
+        answer: &str,
+        request_text: &str,
+        shown: Option<String>,
+        turn: &mut Turn,
+    ) -> Result<String, AgentError> {
+        turn.held_back = Some(answer.trim().to_owned());
+        let asked = self.chooser.asks_an_action(request_text)
+            || crate::request::Request::new(request_text).asks_to_do();
+        let text = match shown {
+            Some(shown) if !asked => shown,
+            _ => self.messages.nothing_done.to_string(),
+        };
+        self.emit(AgentEvent::TextDelta(text.clone()));
+        self.emit(AgentEvent::DefaultAnswer {
+            text: text.clone(),
+            held_back: turn.held_back.clone(),
+        });
+        self.finish(text, turn)
+    }
+
+    /// Whether a call of a destructive tool succeeded in `turn`.
+    fn wrote(&self, turn: &Turn) -> bool {
+        turn.completed.iter().any(|call| {
+            matches!(call.result, ToolResult::Ok { .. })
+                && self
+                    .registry
+                    .get(&call.name)
+                    .is_some_and(crate::tool::ToolDefinition::is_destructive)
+        })
     }
 
     /// Whether `answer` is, letter for letter, the answer of a declared example that needs
@@ -424,9 +493,13 @@ impl<S: ChatSession> Agent<S> {
                     .collect(),
                 examples: Vec::new(),
             };
-            let (answer, calls) = self.read(request, &turn, true).await?;
+            // Buffered, not streamed: words that end the turn are judged first.
+            let (answer, calls) = self.read(request, &turn).await?;
             if calls.is_empty() {
-                return self.finish(answer, &turn);
+                return self.words_instead_of_a_call(answer, text, &mut turn);
+            }
+            if !answer.is_empty() {
+                self.emit(AgentEvent::TextDelta(answer));
             }
             if model_turn >= self.max_turns {
                 let refused = calls
@@ -457,16 +530,14 @@ impl<S: ChatSession> Agent<S> {
         unreachable!("the loop returns")
     }
 
-    /// Reads one model turn: collects its text (streaming it to the sink when `stream`) and
-    /// its calls. Interruptible.
+    /// Reads one model turn: collects its text and its calls. The text is not streamed: the
+    /// words a turn ends with are judged before they are shown. Interruptible.
     async fn read(
         &mut self,
         request: TurnRequest,
         turn: &Turn,
-        stream_text: bool,
     ) -> Result<(String, Vec<ToolCall>), AgentError> {
         let interrupter = self.interrupter.clone();
-        let reporter = Arc::clone(&self.reporter);
         let mut stream = self.session.turn(request);
         let mut answer = String::new();
         let mut calls = Vec::new();
@@ -480,12 +551,7 @@ impl<S: ChatSession> Agent<S> {
             };
             match event {
                 None => break,
-                Some(Ok(ChatEvent::TextDelta(delta))) => {
-                    answer.push_str(&delta);
-                    if stream_text {
-                        reporter.emit(AgentEvent::TextDelta(delta));
-                    }
-                }
+                Some(Ok(ChatEvent::TextDelta(delta))) => answer.push_str(&delta),
                 Some(Ok(ChatEvent::Call(call))) => calls.push(call),
                 Some(Err(error)) => return Err(error.into()),
             }

@@ -14,7 +14,7 @@ use super::evidence::Evidence;
 use super::reading::ReadingClassifier;
 use super::router::{Plan, Ranked, Router};
 use super::training::Training;
-use super::tuning::{FEW_EXAMPLES, QUESTION_PLAN, SURE_PLAN, Tuning};
+use super::tuning::{ASKED_VALUE_CONFIDENCE, FEW_EXAMPLES, QUESTION_PLAN, SURE_PLAN, Tuning};
 use super::turn::{Step, TurnPlan};
 use super::{channels, values};
 use crate::dispatch::Dispatcher;
@@ -424,6 +424,14 @@ impl Chooser {
             Vec::new()
         };
         Ok(TurnPlan::new(request, decision, current, first, false).with_carried(carried))
+    }
+
+    /// Whether `text` asks by its words for the action of one of the app's tools (one of
+    /// its cues, not negated): a request that wanted something done, whatever was planned.
+    pub(crate) fn asks_an_action(&self, text: &str) -> bool {
+        let request = Request::new(text);
+        self.tools()
+            .any(|tool| self.actions.said(tool, &request) == Said::Asked)
     }
 
     /// `decision` read with the `conversation` (see [`Conversation`]), in this order — the
@@ -870,7 +878,10 @@ impl Chooser {
     /// for it is strong (the probability by `sureness` — the model's reading where it read
     /// the request, the combined scores otherwise — of the plans with that step at least the
     /// tuning's destructive confidence, see
-    /// [`with_destructive_confidence`](Self::with_destructive_confidence)); and never where
+    /// [`with_destructive_confidence`](Self::with_destructive_confidence), or
+    /// [`ASKED_VALUE_CONFIDENCE`] where the request asks for something to be done, names a
+    /// value the step writes that is not an id, and says no other destructive tool's
+    /// action); and never where
     /// the request says not to, where it asks *about* an action rather than for it
     /// (`Request::asks_about`), where it says not to do another action and does not say
     /// this one, or — for a first step that completes, deletes, changes or
@@ -928,6 +939,19 @@ impl Chooser {
         // One that asks to leave things as they are ("지울까 하다가 그냥 두기로 했어. 건드리지
         // 마") asks for no write at all, whatever action it mentions on the way.
         let leaves_alone = request.leaves_alone();
+        // One that asks for something to be done and names what a step is to write ("어제
+        // 독서는 쉰 날로 남겨줘") is evidence for that step, where the reading gives it some.
+        let asks_to_do = request.asks_to_do();
+        // Unless its words ask for another write ("그 날 기록 수정해 주세요" asks for a
+        // change, not a new entry).
+        let asked_with_value = |step: &String| {
+            asks_to_do
+                && names_more_than_ids(values, step, request)
+                && !self
+                    .destructive
+                    .iter()
+                    .any(|other| other != step && self.actions.said(other, request) == Said::Asked)
+        };
         let asked = |plan: &Plan| {
             plan.iter()
                 .enumerate()
@@ -942,7 +966,9 @@ impl Chooser {
                             Said::Nothing => {
                                 !reads
                                     && !refuses
-                                    && probability(step) >= self.tuning.destructive_confidence
+                                    && (probability(step) >= self.tuning.destructive_confidence
+                                        || (probability(step) >= ASKED_VALUE_CONFIDENCE
+                                            && asked_with_value(step)))
                             }
                         }
                 })
@@ -954,9 +980,13 @@ impl Chooser {
         // show me the list"), or words: the evidence's first choice had nothing in the
         // request to stand on, and its neighbours (a search for "3번 제목을 바꿔줘" where no
         // tool changes a title, a timer for "never mind the eggs") are no more asked for.
+        // A write asked for with what it is to write ("오늘 걷기 완료로 찍어줘" read as a
+        // check-in, where the evidence's first choice was a correction) says its action too.
         let says_each = |plan: &Plan| {
-            plan.iter()
-                .all(|step| self.actions.said(step, request) == Said::Asked)
+            plan.iter().all(|step| {
+                self.actions.said(step, request) == Said::Asked
+                    || (self.destructive.contains(step) && asked_with_value(step))
+            })
         };
         let others: Vec<(Plan, f32)> = scores
             .iter()

@@ -68,6 +68,12 @@ impl Tuning {
 /// two hundred.
 const DESTRUCTIVE_CONFIDENCE: f32 = 0.5;
 
+/// The least probability (as for [`DESTRUCTIVE_CONFIDENCE`]) at which a plan with a
+/// destructive step stands when the request does not say that step's action but asks for
+/// something to be done ("…해줘", "please") and names what the step is to write — a value of
+/// one of its parameters that is not an id ("쉰 날로", "완료로", "어제").
+pub(super) const ASKED_VALUE_CONFIDENCE: f32 = 0.2;
+
 /// Below this many examples per tool (the median over the tools), the model's reading is
 /// helped by its channel scores ([`Tuning::few_examples`]).
 pub(super) const FEW_EXAMPLES: usize = 16;

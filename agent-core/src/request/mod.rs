@@ -41,4 +41,4 @@ pub(crate) use params::{
 };
 pub(crate) use particles::{TRAILING_PARTICLES, trimmed_copy};
 pub(crate) use quantities::writes_every_required_number;
-pub(crate) use text::{Request, Said, spellings, splits};
+pub(crate) use text::{Request, Said, has_hangul, spellings, splits};

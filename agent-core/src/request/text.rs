@@ -178,17 +178,6 @@ impl Request {
         const KOREAN: [&str; 9] = [
             "뭐", "뭔", "언제", "몇", "어디", "무슨", "어느", "누구", "무엇",
         ];
-        const ASKS: [&str; 9] = [
-            "줘",
-            "줄래",
-            "주세요",
-            "줄 수",
-            "주실",
-            "주라",
-            "해봐",
-            "하자",
-            "할래",
-        ];
         let text = self.lower.trim_end();
         if !text.ends_with('?') {
             return false;
@@ -204,7 +193,7 @@ impl Request {
             words
                 .iter()
                 .any(|word| KOREAN.iter().any(|q| word.starts_with(q)))
-                && !ASKS.iter().any(|ask| last.contains(ask))
+                && !KOREAN_ASKS.iter().any(|ask| last.contains(ask))
         } else {
             let mut words = last
                 .split(|c: char| c.is_whitespace() || c == ',')
@@ -216,6 +205,46 @@ impl Request {
                 || (AUXILIARIES.contains(&first) && !["you", "u"].contains(&second))
                 || first == "if"
         }
+    }
+
+    /// Whether the message asks for something to be done, by its form rather than its
+    /// words for an action: a Korean ask ending ("…해줘", "…해 주세요", "…할래") or an
+    /// English ask ("please", "can you …", "I'd like …", or a clause opening with a verb
+    /// that changes data: "log it", "add milk"). "고마워", "👍" and "what's the minimum?" ask nothing.
+    pub(crate) fn asks_to_do(&self) -> bool {
+        const ENGLISH_ASKS: [&str; 10] = [
+            "please",
+            "can you",
+            "could you",
+            "would you",
+            "will you",
+            "can u",
+            "i want",
+            "i'd like",
+            "i would like",
+            "let's",
+        ];
+        const OPENING_VERBS: [&str; 16] = [
+            "log", "add", "mark", "set", "delete", "remove", "change", "put", "record", "save",
+            "stop", "start", "track", "update", "cancel", "make",
+        ];
+        if self.is_korean() {
+            return KOREAN_ASKS.iter().any(|ask| self.lower.contains(ask));
+        }
+        // The first word of each clause ("flossed tonight, log it").
+        let opens_with_a_verb = self
+            .lower
+            .replace(" and ", ",")
+            .replace(" then ", ",")
+            .split([',', '.', '!', '?', ';'])
+            .filter_map(|clause| {
+                clause
+                    .split(|c: char| !c.is_alphanumeric() && c != '\'')
+                    .find(|w| !w.is_empty())
+                    .map(str::to_owned)
+            })
+            .any(|first| OPENING_VERBS.contains(&first.as_str()));
+        ENGLISH_ASKS.iter().any(|ask| self.lower.contains(ask)) || opens_with_a_verb
     }
 
     /// Whether the message asks to leave things as they are ("그냥 두기로 했어. 건드리지 마",
@@ -331,6 +360,19 @@ pub(crate) fn spellings(stem: &str) -> Vec<String> {
     }
     out
 }
+
+/// Korean endings that ask for something to be done ("…해줘", "…해 줄래?", "…하자").
+const KOREAN_ASKS: [&str; 9] = [
+    "줘",
+    "줄래",
+    "주세요",
+    "줄 수",
+    "주실",
+    "주라",
+    "해봐",
+    "하자",
+    "할래",
+];
 
 /// What a message says of an action: see [`Request::said`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -464,6 +506,30 @@ mod tests {
         assert!(asks("is the dentist one due today?"));
         assert!(!asks("can I add eggs to the list?"));
         assert!(!asks("could you remove the milk?"));
+    }
+
+    #[test]
+    fn a_message_that_asks_for_something_done_is_told_from_thanks_and_questions() {
+        let asks = |text: &str| Request::new(text).asks_to_do();
+        for asking in [
+            "아 근데 결국 읽었어 ㅋㅋ 완료로 바꿔줘",
+            "어제 독서는 쉰 날로 남겨 주세요",
+            "flossed tonight, log it",
+            "log my walk please",
+            "Add eggs",
+            "can you mark it done?",
+        ] {
+            assert!(asks(asking), "{asking}");
+        }
+        for not in [
+            "ㄱㅅ",
+            "👍",
+            "오케이 고마워",
+            "what's the minimum I should do?",
+            "thanks!",
+        ] {
+            assert!(!asks(not), "{not}");
+        }
     }
 
     #[test]

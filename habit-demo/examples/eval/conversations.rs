@@ -133,6 +133,9 @@ pub(crate) fn run(args: &Args) {
                     made.answer.trim(),
                     total.as_secs_f64()
                 );
+                if let Some(held_back) = &made.held_back {
+                    println!("    held back {held_back:?}");
+                }
                 if let Some(error) = &verdict.error {
                     println!("    error {error}");
                 }
