@@ -680,6 +680,21 @@ async fn a_cancelled_call_is_never_reported_as_done() {
     assert_eq!(h.notes.all(), ["아침 걷기"], "nothing was written");
 }
 
+#[tokio::test]
+async fn after_a_declined_call_a_claim_gives_way_to_the_words_for_a_cancel() {
+    // The model decides (no confirmer: the write is declined), then says it was done.
+    let mut h = harness(
+        vec![
+            vec![call("add_note", json!({"text": "물 마시기"}))],
+            text("물 마시기 메모를 추가했어요."),
+        ],
+        None,
+    );
+    let answer = h.agent.send(ADD_WATER).await.expect("answer");
+    assert_eq!(answer, Messages::default().after_cancel);
+    assert_eq!(h.notes.all(), ["아침 걷기"], "nothing was written");
+}
+
 /// A request the router plans as one `add_note` call.
 const ADD_WATER: &str = "물 마시기 메모 추가해줘";
 

@@ -7,7 +7,9 @@
 //! The words of a claim are the common actions that change an app's data (add, save, log,
 //! delete, change, cancel, set, mark…) in both languages, and the actions the app's own
 //! destructive tools name: the last word of a tool's Korean label ("마감일 변경", "기록
-//! 고치기") and the first word of its name (`archive_note` → "archived").
+//! 고치기") and the first word of its name (`archive_note` → "archived"). A question
+//! ("기록했어요?"), a sentence that says what was not done ("아직 추가하지 않았어요") and one
+//! that quotes the person ("그만뒀다니 대단해요") claim nothing.
 
 use crate::registry::Registry;
 use crate::request::spellings;
@@ -38,8 +40,8 @@ const KOREAN_NOUNS: &[&str] = &[
 ];
 
 /// Korean verb stems of actions that change data, said as done in their past forms
-/// ("적었", "지웠", "바꿨", "넣어 뒀"). Verbs whose past also praises or tells of the
-/// person's day ("만들었네요", "보냈어요") are left out.
+/// ("적었", "지웠", "바꿨", "넣어 뒀", "남겼"). 만들 and 보내 are left out: their past
+/// mostly praises or tells of the person's day ("만들었네요", "보냈어요").
 const KOREAN_VERBS: &[&str] = &[
     "적",
     "넣",
@@ -51,6 +53,16 @@ const KOREAN_VERBS: &[&str] = &[
     "그만두",
     "없애",
     "담",
+    "남기",
+    "찍",
+];
+
+/// Marks of a sentence that is no claim: a question ("기록했어요?"), one that says what was
+/// not done ("아직 추가하지 않았어요", "I haven't added it"), or one that quotes the person
+/// ("그만뒀다니 대단해요"). Matched in the lowercased sentence, spaces kept.
+const NO_CLAIM: &[&str] = &[
+    "?", "않", "안 했", "안했", "못 했", "못했", "다니", "n't", " not ", "have you", "did you",
+    "should i", "shall i",
 ];
 
 /// What follows a verb's 어-form to say the action is done and kept: "해 뒀어요",
@@ -154,6 +166,12 @@ impl Claims {
         }
         let mut korean = Vec::new();
         for noun in &nouns {
+            // "기록을 했어요", "추가가 됐어요".
+            for particle in ["을", "를", "이", "가"] {
+                for done in ["했", "됐", "되었"] {
+                    korean.push(format!("{noun}{particle}{done}"));
+                }
+            }
             for done in [
                 "했",
                 "하였",
@@ -179,9 +197,18 @@ impl Claims {
         Self { korean, english }
     }
 
-    /// Whether `answer` says an action was done (see the module doc).
+    /// Whether a sentence of `answer` says an action was done (see the module doc; a
+    /// sentence with a mark of [`NO_CLAIM`] says nothing was).
     pub(super) fn claims_done(&self, answer: &str) -> bool {
-        let squashed: String = answer.split_whitespace().collect();
+        sentences(answer).any(|sentence| {
+            let lower = format!(" {} ", sentence.to_lowercase());
+            !NO_CLAIM.iter().any(|mark| lower.contains(mark)) && self.claims_in(sentence)
+        })
+    }
+
+    /// Whether `sentence` holds a claim's words.
+    fn claims_in(&self, sentence: &str) -> bool {
+        let squashed: String = sentence.split_whitespace().collect();
         if self
             .korean
             .iter()
@@ -189,7 +216,7 @@ impl Claims {
         {
             return true;
         }
-        let lower = answer.to_lowercase();
+        let lower = sentence.to_lowercase();
         let words: Vec<&str> = lower
             .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
             .filter(|w| !w.is_empty())
@@ -207,6 +234,13 @@ impl Claims {
                         .any(|before| ENGLISH_SUBJECTS.contains(before)))
         })
     }
+}
+
+/// The sentences of `text`, each with the mark that ends it ("기록했어요?" keeps its "?").
+fn sentences(text: &str) -> impl Iterator<Item = &str> {
+    text.split_inclusive(['.', '!', '?', '\n', '。'])
+        .map(str::trim)
+        .filter(|sentence| !sentence.is_empty())
 }
 
 /// The past forms of a Korean verb stem, spaces removed: the stem's contracted spellings with
@@ -304,6 +338,9 @@ mod tests {
             "Your timer has been set.",
             "Logged!",
             "Done — it's on your list.",
+            "기록을 했어요.",
+            "오늘은 쉰 날로 남겼어요.",
+            "좋아요! 1번 습관 기록했어요. 내일도 화이팅!",
         ] {
             assert!(claims.claims_done(answer), "{answer}");
         }
@@ -322,6 +359,11 @@ mod tests {
             "Sure, which list should it go on?",
             "You did great today!",
             "Set a small goal and put your shoes by the door.",
+            "오늘 물 기록했어요?",
+            "Have you logged your walk today?",
+            "I haven't added it yet — which list?",
+            "Should I set a reminder for 8am?",
+            "담배를 그만뒀다니 대단해요!",
         ] {
             assert!(!claims.claims_done(answer), "{answer}");
         }

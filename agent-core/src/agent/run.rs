@@ -364,8 +364,9 @@ impl<S: ChatSession> Agent<S> {
     }
 
     /// Ends the turn with the words the model wrote where it could have called a tool:
-    /// shown as they are, unless they say something was done that was not
-    /// ([`refuse_claim`](Self::refuse_claim)).
+    /// shown as they are, unless they say something was done that was not — then, after a
+    /// call, the default words for how it went ([`finish`](Self::finish)), and with no call
+    /// [`refuse_claim`](Self::refuse_claim)'s.
     fn words_instead_of_a_call(
         &mut self,
         answer: String,
@@ -373,6 +374,10 @@ impl<S: ChatSession> Agent<S> {
         turn: &mut Turn,
     ) -> Result<String, AgentError> {
         if self.claims.claims_done(&answer) && !self.wrote(turn) {
+            if turn.last.is_some() {
+                turn.held_back = Some(answer.trim().to_owned());
+                return self.finish(String::new(), turn);
+            }
             return self.refuse_claim(&answer, request_text, None, turn);
         }
         if !answer.is_empty() {

@@ -213,13 +213,13 @@ impl Request {
     /// that changes data: "log it", "add milk"). "고마워", "👍" and "what's the minimum?" ask nothing.
     pub(crate) fn asks_to_do(&self) -> bool {
         const ENGLISH_ASKS: [&str; 10] = [
-            "please",
+            "please ",
             "can you",
             "could you",
             "would you",
             "will you",
             "can u",
-            "i want",
+            "i want ",
             "i'd like",
             "i would like",
             "let's",
@@ -228,6 +228,13 @@ impl Request {
             "log", "add", "mark", "set", "delete", "remove", "change", "put", "record", "save",
             "stop", "start", "track", "update", "cancel", "make",
         ];
+        // Thanks for what was done ("기록해줘서 고마워") ask for nothing more.
+        if ["고마", "감사", "thank", "thx"]
+            .iter()
+            .any(|thanks| self.lower.contains(thanks))
+        {
+            return false;
+        }
         if self.is_korean() {
             return KOREAN_ASKS.iter().any(|ask| self.lower.contains(ask));
         }
@@ -244,7 +251,8 @@ impl Request {
                     .map(str::to_owned)
             })
             .any(|first| OPENING_VERBS.contains(&first.as_str()));
-        ENGLISH_ASKS.iter().any(|ask| self.lower.contains(ask)) || opens_with_a_verb
+        let padded = format!("{} ", self.lower.trim_end_matches(['.', '!', '?']));
+        ENGLISH_ASKS.iter().any(|ask| padded.contains(ask)) || opens_with_a_verb
     }
 
     /// Whether the message asks to leave things as they are ("그냥 두기로 했어. 건드리지 마",
@@ -525,8 +533,10 @@ mod tests {
             "ㄱㅅ",
             "👍",
             "오케이 고마워",
+            "기록해줘서 고마워",
             "what's the minimum I should do?",
             "thanks!",
+            "I was pleased with it",
         ] {
             assert!(!asks(not), "{not}");
         }
