@@ -380,7 +380,8 @@ impl<S: ChatSession> Agent<S> {
             }
             return self.refuse_claim(&answer, request_text, None, turn);
         }
-        if !answer.is_empty() {
+        // Words `finish` replaces are not shown first.
+        if is_usable(&answer) {
             self.emit(AgentEvent::TextDelta(answer.clone()));
         }
         self.finish(answer, turn)
