@@ -89,7 +89,7 @@ fn escape_sequences_in_arguments_answers_and_tool_names_are_shown_escaped() {
             "protocol_id": "build.morning-walk", "frame_level": 2,
             "framed_text": format!("걷기{erase}")}}}],
         [{"call": {"name": "\x1b]0;pwned\x07\x1b[2Jsearch", "args": {}}}],
-        [{"text": "\x1b[2J\x1b[H\x1b]52;c;cm0gLXJmIH4=\x07"}, {"text": "\u{202e}kcatta\u{2066} 끝"}]
+        [{"text": "\x1bc"}, {"text": "\u{202e}kcatta\u{2066} 끝"}]
     ]);
     let (out, _) = sandbox.run_script(&script, "추가해줘\nn\n", &[]);
     out.assert_success();
@@ -98,7 +98,7 @@ fn escape_sequences_in_arguments_answers_and_tool_names_are_shown_escaped() {
     for shown in [
         "\\u{1b}[2K",
         "\\u{1b}]0;pwned\\u{7}",
-        "\\u{1b}]52;c;",
+        "\\u{1b}c",
         "\\u{202e}kcatta",
     ] {
         assert!(out.stdout.contains(shown), "{shown:?}\n{out}");
