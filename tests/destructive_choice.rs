@@ -123,6 +123,16 @@ async fn plans_with(
     script: Vec<Vec<agent_core::ChatEvent>>,
     background: &Background,
 ) -> Vec<Vec<String>> {
+    plans_read(requests, script, background, meaning).await
+}
+
+/// [`plans_with`], on the reading `read` instead of [`meaning`].
+async fn plans_read(
+    requests: &[&str],
+    script: Vec<Vec<agent_core::ChatEvent>>,
+    background: &Background,
+    read: impl Fn(&str) -> Result<Vec<f32>, agent_core::LlmError> + Send + 'static,
+) -> Vec<Vec<String>> {
     let chores = Arc::new(Chores(vec!["설거지".into(), "빨래".into(), "청소".into()]));
     let registry = Arc::new(
         Registry::builder()
@@ -139,7 +149,7 @@ async fn plans_with(
             script
         },
     )
-    .with_reading(meaning);
+    .with_reading(read);
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&events);
     let chooser = Chooser::with_background(&registry, background);
@@ -283,27 +293,9 @@ async fn plan_with_reading(
     request: &str,
     read: impl Fn(&str) -> Result<Vec<f32>, agent_core::LlmError> + Send + 'static,
 ) -> Vec<String> {
-    let chores = Arc::new(Chores(vec!["설거지".into(), "빨래".into(), "청소".into()]));
-    let registry = Arc::new(
-        Registry::builder()
-            .discover()
-            .dependency_arc(chores)
-            .build()
-            .expect("registry"),
-    );
-    let session = ScriptedSession::new(
-        ChatConfig::new("할 일 도우미입니다.", &registry),
-        vec![text("네.")],
-    )
-    .with_reading(read);
-    let events = Arc::new(Mutex::new(Vec::new()));
-    let sink = Arc::clone(&events);
-    let chooser = Chooser::with_background(&registry, &Background::none());
-    let mut agent = Agent::new(session, registry)
-        .with_chooser(chooser)
-        .with_strategy(Strategy::Combined)
-        .with_confirmer(ApproveAll)
-        .with_events(move |event| sink.lock().expect("events").push(event));
-    let _answer = agent.send(request).await;
-    plans(&events).into_iter().next().expect("a plan")
+    plans_read(&[request], vec![text("네.")], &Background::none(), read)
+        .await
+        .into_iter()
+        .next()
+        .expect("a plan")
 }
