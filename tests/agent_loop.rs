@@ -753,6 +753,18 @@ async fn an_answer_with_made_up_numbers_gives_way_to_the_tools_own_reply() {
 }
 
 #[tokio::test]
+async fn a_chat_examples_answer_after_results_gives_way_to_the_tools_own_reply() {
+    let approve: Arc<dyn Confirmer> = Arc::new(ApproveAll);
+    let mut h = adding_water("안녕하세요!", Some(approve));
+    let answer = h.agent.send(ADD_WATER).await.expect("answer");
+    assert_eq!(
+        answer, "메모를 2번째로 추가했어요.",
+        "a greeting's answer says nothing of the write"
+    );
+    assert_eq!(h.notes.all(), ["아침 걷기", "물 마시기"]);
+}
+
+#[tokio::test]
 async fn an_interruption_during_an_approved_write_lets_it_finish_and_says_so() {
     let interrupter: Arc<Mutex<Option<agent_core::Interrupter>>> = Arc::default();
     let handle = Arc::clone(&interrupter);

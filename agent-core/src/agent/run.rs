@@ -332,7 +332,13 @@ impl<S: ChatSession> Agent<S> {
         // A claim that something was done stands only in a turn where a write succeeded:
         // the model reports the write the request asked for whether or not it ran.
         let false_claim = self.claims.claims_done(&answer) && !self.wrote(turn);
-        if after_results && !false_claim && is_grounded(&answer, request_text, &turn.seen) {
+        // A no-tool example's answer ("안녕하세요! 무엇을 도와드릴까요?") was written for a
+        // request that needs no tool; after results it says nothing of them.
+        if after_results
+            && !false_claim
+            && is_grounded(&answer, request_text, &turn.seen)
+            && !self.is_a_chat_answer(&answer)
+        {
             self.emit(AgentEvent::TextDelta(answer.trim().to_owned()));
             return self.finish(answer.trim().to_owned(), turn);
         }
@@ -427,14 +433,19 @@ impl<S: ChatSession> Agent<S> {
     /// Whether `answer` is, letter for letter, the answer of a declared example that needs
     /// no tool other than the `shown` one.
     fn copies_another_answer(&self, answer: &str, shown: &str) -> bool {
+        squash(answer) != squash(shown) && self.is_a_chat_answer(answer)
+    }
+
+    /// Whether `answer` is, letter for letter, the answer of a declared example that needs
+    /// no tool.
+    fn is_a_chat_answer(&self, answer: &str) -> bool {
         let answer = squash(answer);
-        answer != squash(shown)
-            && self.registry.examples().any(|example| {
-                example.calls().is_empty()
-                    && example
-                        .answer_text()
-                        .is_some_and(|declared| squash(declared) == answer)
-            })
+        self.registry.examples().any(|example| {
+            example.calls().is_empty()
+                && example
+                    .answer_text()
+                    .is_some_and(|declared| squash(declared) == answer)
+        })
     }
 
     /// Ends the user turn with `answer`, or — when the model wrote nothing usable — with the

@@ -10,7 +10,7 @@ use super::copies::{description_of, key_words, name_parts, nothing_to_copy, with
 use super::labels::value_after;
 use super::mentions::{mentioned, set_aside, targeted};
 use super::numbers::{numbers_with_unit, numbers_within, numbers_written};
-use super::quantities::{grounded_number_parameters, grounded_numbers};
+use super::quantities::{grounded_number_parameters, grounded_numbers, is_number, numbers_for};
 use super::text::{Request, Said, has_hangul};
 use crate::tool::schema::admits_type;
 use crate::tool::{ToolDefinition, ValueChoice};
@@ -27,8 +27,10 @@ type Params = BTreeMap<String, Vec<ValueChoice>>;
 ///   안 와요"; words of digits alone do not count) — in the order they had; of several, only
 ///   the one marked as what something becomes, where one is ("체크된 거 쉰 날로 바꿔줘":
 ///   `blank`; see [`targeted`]);
-/// - an integer parameter gets the numbers the request contains, within its schema's range
-///   ("3개만" → `3`).
+/// - an integer parameter gets the numbers the request writes with its unit ("3개만" →
+///   `3`), an optional one else any number it contains, within its schema's range; a
+///   required number parameter else gets the quantities the request writes for it ("3만2천원"
+///   → `32000`, see [`numbers_for`]);
 /// - a free-text parameter the request labels ("메모: 20쪽 읽음") gets the labelled text
 ///   alone (see [`labelled`]).
 ///
@@ -78,15 +80,26 @@ pub(crate) fn keep_mentioned(tool: &ToolDefinition, params: &mut Params, request
             if !kept.is_empty() || !is_required {
                 *choices = kept;
             }
-        } else if prop.is_some_and(|prop| admits_type(prop, "integer")) {
+        } else if prop.is_some_and(is_number) {
             // A number written with the parameter's unit ("3개", "1단계") is the value; other
-            // numbers are offered to an optional parameter only (to a required one they are
-            // as likely a dose, "10분 걷기", as its value).
-            let with_unit = numbers_with_unit(lower, prop);
+            // digits are offered to an optional integer. A required number takes a quantity
+            // the request writes, as a person writes it ("3만2천원", "45,000", "150k"):
+            // labelled for it where one is, else any — never one the model makes up; with
+            // none written it stays the model's to write.
+            let integer = prop.is_some_and(|prop| admits_type(prop, "integer"));
+            let with_unit = if integer {
+                numbers_with_unit(lower, prop)
+            } else {
+                Vec::new()
+            };
             if !with_unit.is_empty() {
                 params.insert(param.clone(), with_unit);
             } else if !is_required {
-                params.insert(param.clone(), numbers_within(lower, prop));
+                if integer {
+                    params.insert(param.clone(), numbers_within(lower, prop));
+                }
+            } else if let Some((_, values)) = numbers_for(tool, &[param], lower).pop() {
+                params.insert(param.clone(), values);
             }
         }
     }
@@ -471,6 +484,56 @@ mod tests {
             params["tip"],
             Vec::<Value>::new(),
             "optional and unlabelled: left out"
+        );
+    }
+
+    #[test]
+    fn a_required_amount_taken_from_the_request_is_a_quantity_it_writes() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "amount": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 10_000_000,
+                    "description": "금액(원). 5천원은 5000처럼 숫자로"
+                },
+                "memo": {"type": "string"}
+            },
+            "required": ["amount"]
+        });
+        let tool = ToolDefinition::builder("add_expense", "d")
+            .schema(ToolSchema::from_validation(schema))
+            .from_request("amount")
+            .from_request("memo")
+            .handler(|_| std::future::ready(ToolResult::ok(serde_json::json!({}))))
+            .build()
+            .expect("tool");
+        let amounts = |request: &str| {
+            let mut params = BTreeMap::new();
+            keep_mentioned(&tool, &mut params, &Request::new(request));
+            params
+                .remove("amount")
+                .map(|choices| choices.into_iter().map(|c| c.value).collect::<Vec<_>>())
+        };
+        assert_eq!(
+            amounts("그저께 화장품 3만2천원 질렀어요"),
+            Some(vec![Value::from(32000)])
+        );
+        assert_eq!(
+            amounts("3월 8일에 축의금 10만 원 냈어"),
+            Some(vec![Value::from(100_000)]),
+            "the amount labelled by its unit, not the date's numbers"
+        );
+        assert_eq!(
+            amounts("Log 45,000 for groceries"),
+            Some(vec![Value::from(45000)])
+        );
+        assert_eq!(amounts("Set a 150k cap"), Some(vec![Value::from(150_000)]));
+        assert_eq!(
+            amounts("점심 기록해줘"),
+            None,
+            "none written: the model's to write"
         );
     }
 

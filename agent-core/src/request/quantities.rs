@@ -121,6 +121,7 @@ pub(crate) fn quantities(text: &str) -> Vec<Quantity> {
         {
             let (value, next, joined) = digits(&chars, i);
             let (value, next) = myriads(&chars, next, value);
+            let (value, next) = thousands(&chars, next, value);
             let before_joined = i >= 2
                 && at(i - 1).is_some_and(|c| matches!(c, '/' | '-' | ':' | '.'))
                 && at(i - 2).is_some_and(|c| c.is_ascii_digit());
@@ -139,6 +140,7 @@ pub(crate) fn quantities(text: &str) -> Vec<Quantity> {
             continue;
         }
         if word_start && let Some((value, next)) = words(&chars, i) {
+            let (value, next) = smaller_digits(&chars, i, next, value);
             let rest = &text[offset(next)..];
             let rest = rest.strip_prefix(' ').unwrap_or(rest);
             if COUNTERS.iter().any(|c| rest.starts_with(c)) {
@@ -225,6 +227,42 @@ fn myriads(chars: &[(usize, char)], mut j: usize, mut value: f64) -> (f64, usize
         j = k + 1;
     }
     (value, j)
+}
+
+/// Digits that go on a Korean myriad word ("만2천5백" → 10000 + 2500): the value and where
+/// it ends, where the words from `i` to `j` end in a myriad and digits with smaller units
+/// follow; `(value, j)` otherwise.
+fn smaller_digits(chars: &[(usize, char)], i: usize, j: usize, value: f64) -> (f64, usize) {
+    let at = |i: usize| chars.get(i).map(|&(_, c)| c);
+    let Some(last) = j
+        .checked_sub(1)
+        .filter(|&k| k >= i)
+        .and_then(at)
+        .and_then(|c| BIG_UNITS.iter().find(|&&(u, _)| u == c))
+        .map(|&(_, v)| v)
+    else {
+        return (value, j);
+    };
+    if !at(j).is_some_and(|c| c.is_ascii_digit()) {
+        return (value, j);
+    }
+    let (more, end, joined) = digits(chars, j);
+    let (more, end) = myriads(chars, end, more);
+    if joined || more >= last {
+        return (value, j);
+    }
+    (value + more, end)
+}
+
+/// A thousands mark right after digits ("150k", "12K"), not the start of a word ("5km"):
+/// the value and where it ends.
+fn thousands(chars: &[(usize, char)], j: usize, value: f64) -> (f64, usize) {
+    let at = |i: usize| chars.get(i).map(|&(_, c)| c);
+    if matches!(at(j), Some('k' | 'K')) && !at(j + 1).is_some_and(char::is_alphanumeric) {
+        (value * 1000.0, j + 1)
+    } else {
+        (value, j)
+    }
 }
 
 /// Korean number words from `i` ("오만", "삼만칠천", "십오", "네"): the value and where
@@ -428,7 +466,18 @@ pub(crate) fn grounded_numbers(
     tool: &ToolDefinition,
     lower: &str,
 ) -> Vec<(String, Vec<ValueChoice>)> {
-    let numbers = grounded_number_parameters(tool);
+    numbers_for(tool, &grounded_number_parameters(tool), lower)
+}
+
+/// The values each of `numbers` (number parameters of `tool`) may take for a request
+/// (`lower`, lower-cased), read as [`grounded_numbers`] reads them: the quantities labelled
+/// for it, else — for a required one — those labelled for none of `numbers`; within its
+/// schema. A required parameter with no value is not listed.
+pub(crate) fn numbers_for(
+    tool: &ToolDefinition,
+    numbers: &[&String],
+    lower: &str,
+) -> Vec<(String, Vec<ValueChoice>)> {
     if numbers.is_empty() {
         return Vec::new();
     }
@@ -452,7 +501,7 @@ pub(crate) fn grounded_numbers(
         .collect();
     let required = tool.required_parameters();
     let mut out = Vec::new();
-    for param in &numbers {
+    for param in numbers {
         let Some(prop) = tool.parameter(param) else {
             continue;
         };
@@ -494,7 +543,7 @@ pub(crate) fn grounded_numbers(
 }
 
 /// Whether a property is a number or an integer.
-fn is_number(prop: &Value) -> bool {
+pub(crate) fn is_number(prop: &Value) -> bool {
     admits_type(prop, "integer") || admits_type(prop, "number")
 }
 
@@ -634,6 +683,12 @@ mod tests {
         assert_eq!(values("다섯명이 선물값 삼만칠천원을"), [5.0, 37000.0]);
         assert_eq!(values("참석한 사람은 네명이고"), [4.0]);
         assert_eq!(values("13만 5천원"), [135000.0]);
+        assert_eq!(values("3만2천원 질렀어"), [32000.0]);
+        assert_eq!(values("택시비 만2천5백원, 만오천원"), [12500.0, 15000.0]);
+        assert_eq!(
+            values("a 150k cap, 5km away, 12K won"),
+            [150000.0, 5.0, 12000.0]
+        );
         assert_eq!(values("1.5배"), [1.5]);
         assert_eq!(values("몸무게75키로에 키180"), [75.0, 180.0]);
         assert_eq!(values("add two cans and a dozen eggs"), [2.0, 12.0]);
