@@ -32,6 +32,14 @@ pub(super) struct Actions {
     /// for no common action: what it alone shows or keeps ("streak" of `get_streak`,
     /// "catalog" of `search_catalog`), with their spellings.
     names: HashMap<String, Vec<String>>,
+    /// Per tool that only reads, the words of its name and label that no other reading
+    /// tool's have and that ask for no common action: which of the app's views it is
+    /// ("요약" of "월별 요약", and "예산" of "예산 현황" where the other budget tool writes).
+    reader_names: HashMap<String, Vec<String>>,
+    /// The words of the common actions each tool alone of its app does, as
+    /// [`verb_cues`](Self::verb_cues) but also those other tools' examples use ("보여줘" of
+    /// the list where a search's examples end "찾아서 보여줘").
+    verb_words: HashMap<String, Vec<String>>,
 }
 
 impl Actions {
@@ -99,8 +107,28 @@ impl Actions {
             .collect();
         let mut cues = HashMap::new();
         let mut verb_cues = HashMap::new();
+        let mut verb_words = HashMap::new();
         let mut names = HashMap::new();
+        let reads: Vec<bool> = registry.tools().map(|t| !t.is_destructive()).collect();
+        let mut reader_names = HashMap::new();
         for (i, (tool, own)) in declared.iter().enumerate() {
+            if reads[i] {
+                let mut named: Vec<String> = own
+                    .iter()
+                    .filter(|stem| {
+                        !values.contains(*stem)
+                            && !GENERIC_NAME_WORDS.contains(&stem.as_str())
+                            && !verbs::is_ask(stem)
+                            && !declared.iter().enumerate().any(|(j, (_, theirs))| {
+                                j != i && reads[j] && theirs.contains(*stem)
+                            })
+                    })
+                    .flat_map(|stem| request::spellings(stem))
+                    .collect();
+                named.sort_unstable();
+                named.dedup();
+                reader_names.insert(tool.clone(), named);
+            }
             let elsewhere = |stem: &String, in_examples: bool| {
                 declared.iter().enumerate().any(|(j, (_, theirs))| {
                     j != i && (theirs.contains(stem) || (in_examples && used[j].contains_key(stem)))
@@ -133,13 +161,18 @@ impl Actions {
             }
             // An action's words, where this tool alone does it.
             let mut words: Vec<String> = Vec::new();
+            let mut loose: Vec<String> = Vec::new();
             for verb in &verbs_of[i] {
                 if verbs_of.iter().filter(|verbs| verbs.contains(verb)).count() > 1 {
                     continue;
                 }
                 for ask in verbs::VERBS[*verb].asks {
                     let ask = (*ask).to_owned();
-                    if !values.contains(&ask) && !elsewhere(&ask, true) {
+                    loose.extend(request::spellings(&ask));
+                    if values.contains(&ask) {
+                        continue;
+                    }
+                    if !elsewhere(&ask, true) {
                         words.extend(request::spellings(&ask));
                     }
                 }
@@ -147,6 +180,9 @@ impl Actions {
             words.sort_unstable();
             words.dedup();
             verb_cues.insert(tool.clone(), words);
+            loose.sort_unstable();
+            loose.dedup();
+            verb_words.insert(tool.clone(), loose);
             let mut tool_cues: Vec<String> = tool_cues
                 .iter()
                 .flat_map(|cue| request::spellings(cue))
@@ -173,6 +209,8 @@ impl Actions {
             on_what_exists,
             topics,
             names,
+            reader_names,
+            verb_words,
         }
     }
 
@@ -191,6 +229,22 @@ impl Actions {
     /// `get_streak` shows, whatever else its words are like.
     pub(super) fn named_tool(&self, request: &Request) -> Option<&str> {
         let mut named = self.names.iter().filter(|(_, words)| {
+            words
+                .iter()
+                .any(|word| request.said_as_word(word) == Said::Asked)
+        });
+        match (named.next(), named.next()) {
+            (Some((tool, _)), None) => Some(tool),
+            _ => None,
+        }
+    }
+
+    /// The one tool that only reads whose own words among the reading tools (see
+    /// `reader_names`) `request` says, un-negated and as words, when exactly one such
+    /// tool's are: "이번 달 요약 보여줘" asks for the summary, not the list the word "보여줘"
+    /// alone would ask for.
+    pub(super) fn named_reader(&self, request: &Request) -> Option<&str> {
+        let mut named = self.reader_names.iter().filter(|(_, words)| {
             words
                 .iter()
                 .any(|word| request.said_as_word(word) == Said::Asked)
@@ -262,6 +316,16 @@ impl Actions {
         self.verb_cues
             .get(tool)
             .is_some_and(|cues| cues.iter().any(|cue| !request.asked_at(cue).is_empty()))
+    }
+
+    /// Whether `request` says, un-negated and as a word, one of the words of a common action
+    /// that `tool` alone of its app does, even where other tools' examples use the word too
+    /// (see `verb_words`): weaker evidence than [`asks_action`](Self::asks_action), for a
+    /// part of a request the evidence already chose a tool of.
+    pub(super) fn asks_action_loosely(&self, tool: &str, request: &Request) -> bool {
+        self.verb_words
+            .get(tool)
+            .is_some_and(|words| words.iter().any(|word| !request.asked_at(word).is_empty()))
     }
 
     /// The tool the request asks for above all by the words of a common action (see

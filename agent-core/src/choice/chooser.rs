@@ -957,10 +957,23 @@ impl Chooser {
                 .enumerate()
                 .filter(|(_, step)| self.destructive.contains(step))
                 .all(|(index, step)| {
+                    // In a Korean plan of several steps, a step is asked where the request
+                    // says its action's word, though other tools' examples use the word too
+                    // ("2번 완료하고 남은 거 보여줘").
+                    let said = match self.actions.said(step, request) {
+                        Said::Nothing
+                            if plan.len() > 1
+                                && request.is_korean()
+                                && self.actions.asks_action_loosely(step, request) =>
+                        {
+                            Said::Asked
+                        }
+                        said => said,
+                    };
                     !about
                         && !leaves_alone
                         && (index > 0 || named(step))
-                        && match self.actions.said(step, request) {
+                        && match said {
                             Said::Asked => true,
                             Said::Refused => false,
                             Said::Nothing => {
@@ -1020,8 +1033,33 @@ impl Chooser {
                 .copied()
                 .filter(|tool| self.actions.asks_action(tool, &part))
                 .collect();
+            // Weaker: in a Korean part, an action's word the tool alone does, though other
+            // tools' examples use it too ("보여줘" where the search's examples say "찾아서
+            // 보여줘"). (An English part's verbs are read strictly: "finished stuff too" names
+            // things, "put 4 avocados and 2 limes" splits a list.)
+            let loosely: Vec<&String> = tools
+                .iter()
+                .copied()
+                .filter(|tool| part.is_korean() && self.actions.asks_action_loosely(tool, &part))
+                .collect();
+            // A Korean part that asks for no write and names one of the app's views by its
+            // own words asks for that view, whatever view a "보여줘" alone would be.
+            let writes = by_action
+                .iter()
+                .chain(&loosely)
+                .any(|tool| self.destructive.contains(*tool));
+            if !writes
+                && part.is_korean()
+                && let Some(reader) = self.actions.named_reader(&part)
+                && let Some(tool) = tools.iter().copied().find(|tool| *tool == reader)
+            {
+                return vec![tool];
+            }
             if !by_action.is_empty() {
                 return by_action;
+            }
+            if !loosely.is_empty() {
+                return loosely;
             }
             tools
                 .iter()
