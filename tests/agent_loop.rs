@@ -765,6 +765,17 @@ async fn a_chat_examples_answer_after_results_gives_way_to_the_tools_own_reply()
 }
 
 #[tokio::test]
+async fn an_answer_that_opens_with_an_examples_request_gives_way_to_the_tools_own_reply() {
+    let approve: Arc<dyn Confirmer> = Arc::new(ApproveAll);
+    let mut h = adding_water("걷기 메모 찾아줘. 네, 찾았어요.", Some(approve));
+    let answer = h.agent.send(ADD_WATER).await.expect("answer");
+    assert_eq!(
+        answer, "메모를 2번째로 추가했어요.",
+        "the prompt's next example says nothing of the write"
+    );
+}
+
+#[tokio::test]
 async fn an_interruption_during_an_approved_write_lets_it_finish_and_says_so() {
     let interrupter: Arc<Mutex<Option<agent_core::Interrupter>>> = Arc::default();
     let handle = Arc::clone(&interrupter);

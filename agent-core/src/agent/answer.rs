@@ -207,6 +207,24 @@ fn mostly_pairs_of(a: &str, m: &str) -> bool {
     from_answer.len() >= ECHO_PAIRS && shared * 4 >= from_answer.len() * 3
 }
 
+/// Fewer letters and digits than this are too short a request to tell a copy of it from an
+/// answer that happens to begin the same way ("안녕", "1번 했어").
+const REQUEST_CHARS: usize = 5;
+
+/// Whether `answer` opens with one of `requests` (an example's request, letters and digits
+/// compared, at least [`REQUEST_CHARS`] of them): after results, a model that writes the
+/// prompt's next example ("오늘 할 일 뭐야?…") answers nothing.
+pub(super) fn opens_with_a_request<'a>(
+    answer: &str,
+    mut requests: impl Iterator<Item = &'a str>,
+) -> bool {
+    let answer = squash(answer);
+    requests.any(|request| {
+        let request = squash(request);
+        request.chars().count() >= REQUEST_CHARS && answer.starts_with(&request)
+    })
+}
+
 /// `text`'s letters and digits alone.
 pub(super) fn squash(text: &str) -> String {
     text.chars().filter(|c| c.is_alphanumeric()).collect()
@@ -267,6 +285,23 @@ fn looks_like_markup(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_answer_that_opens_with_an_examples_request_is_the_prompts_next_example() {
+        let requests = ["오늘 할 일 뭐야?", "안녕"];
+        assert!(opens_with_a_request(
+            "오늘 할 일 뭐야?먹을 일?",
+            requests.iter().copied()
+        ));
+        assert!(!opens_with_a_request(
+            "오늘 할 일은 3개예요.",
+            requests.iter().copied()
+        ));
+        assert!(
+            !opens_with_a_request("안녕하세요! 추가했어요.", requests.iter().copied()),
+            "a request too short to tell"
+        );
+    }
 
     #[test]
     fn a_chat_answer_may_not_only_repeat_its_request() {

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use futures::StreamExt;
 
 use super::answer::{
-    is_grounded, is_usable, only_repeats, repeats_earlier, squash, without_stray_tail,
+    is_grounded, is_usable, only_repeats, opens_with_a_request, repeats_earlier, squash,
+    without_stray_tail,
 };
 use super::calls::Calls;
 use super::claims::Claims;
@@ -333,11 +334,13 @@ impl<S: ChatSession> Agent<S> {
         // the model reports the write the request asked for whether or not it ran.
         let false_claim = self.claims.claims_done(&answer) && !self.wrote(turn);
         // A no-tool example's answer ("안녕하세요! 무엇을 도와드릴까요?") was written for a
-        // request that needs no tool; after results it says nothing of them.
+        // request that needs no tool, and an example's request is the prompt's next example:
+        // after results neither says anything of them.
         if after_results
             && !false_claim
             && is_grounded(&answer, request_text, &turn.seen)
             && !self.is_a_chat_answer(&answer)
+            && !opens_with_a_request(&answer, self.registry.examples().map(|e| e.request()))
         {
             self.emit(AgentEvent::TextDelta(answer.trim().to_owned()));
             return self.finish(answer.trim().to_owned(), turn);
