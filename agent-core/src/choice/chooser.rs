@@ -1020,7 +1020,11 @@ impl Chooser {
     /// label name what a tool acts on, so "내일 마감인 거 보여줘" asks to be shown things,
     /// not to change a due date. Adding a step the evidence did not choose is the stronger
     /// move, so here a cue counts only where it starts a word: the "해줘" of "삭제해줘" is
-    /// no ask for the tool whose examples say "해줘".
+    /// no ask for the tool whose examples say "해줘". In a Korean part, an action's word
+    /// the tool alone does counts even where other tools' examples use it ("보여줘" of the
+    /// list where the search's examples say "찾아서 보여줘"), and a part that writes nothing
+    /// and names one reading tool by its own words asks for that tool ("이번 달 요약
+    /// 보여줘" asks for the summary, not the list).
     fn composed_by_cues(&self, plan: &Plan, request: &Request) -> Option<Plan> {
         let [chosen] = plan.as_slice() else {
             return None;
