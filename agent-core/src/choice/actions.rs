@@ -228,15 +228,7 @@ impl Actions {
     /// when exactly one tool's are said: "what's my reading streak?" names what
     /// `get_streak` shows, whatever else its words are like.
     pub(super) fn named_tool(&self, request: &Request) -> Option<&str> {
-        let mut named = self.names.iter().filter(|(_, words)| {
-            words
-                .iter()
-                .any(|word| request.said_as_word(word) == Said::Asked)
-        });
-        match (named.next(), named.next()) {
-            (Some((tool, _)), None) => Some(tool),
-            _ => None,
-        }
+        only_one_named(&self.names, request)
     }
 
     /// The one tool that only reads whose own words among the reading tools (see
@@ -244,15 +236,7 @@ impl Actions {
     /// tool's are: "이번 달 요약 보여줘" asks for the summary, not the list the word "보여줘"
     /// alone would ask for.
     pub(super) fn named_reader(&self, request: &Request) -> Option<&str> {
-        let mut named = self.reader_names.iter().filter(|(_, words)| {
-            words
-                .iter()
-                .any(|word| request.said_as_word(word) == Said::Asked)
-        });
-        match (named.next(), named.next()) {
-            (Some((tool, _)), None) => Some(tool),
-            _ => None,
-        }
+        only_one_named(&self.reader_names, request)
     }
 
     /// Whether `request` names what another tool is about and nothing `tool` is about:
@@ -383,6 +367,23 @@ impl Actions {
             }
         }
         said
+    }
+}
+
+/// The one tool of `words` (tool → its own words) whose words `request` says, un-negated
+/// and as words, when exactly one tool's are.
+fn only_one_named<'a>(
+    words: &'a HashMap<String, Vec<String>>,
+    request: &Request,
+) -> Option<&'a str> {
+    let mut named = words.iter().filter(|(_, words)| {
+        words
+            .iter()
+            .any(|word| request.said_as_word(word) == Said::Asked)
+    });
+    match (named.next(), named.next()) {
+        (Some((tool, _)), None) => Some(tool),
+        _ => None,
     }
 }
 
