@@ -7,8 +7,11 @@
 //! some label suggests; and in a conversation, a change whose thing the conversation names
 //! (the chore just moved) is that tool's; a request to leave things alone gets no
 //! destructive step, and one whose main verb is an action no tool does gets words; a
-//! question for information ("언제였지?") gets no write; and an ask ("…해줘") that names
-//! what a write is to write (a new day) is evidence for it where the reading is unsure.
+//! question for information ("언제였지?") gets no write; an ask ("…해줘") that names
+//! what a write is to write (a new day) is evidence for it where the reading is unsure; a
+//! request that says one write's action gets that write, not the one the reading is sure
+//! of; the last word on an action decides it ("지울까 하다가 말았어. 지우지 마"); and two
+//! clauses that each say one write's action compose, whatever the reading chose.
 
 use std::sync::{Arc, Mutex};
 
@@ -298,4 +301,39 @@ async fn plan_with_reading(
         .into_iter()
         .next()
         .expect("a plan")
+}
+
+#[tokio::test]
+async fn the_write_the_request_says_is_planned_not_the_one_the_reading_is_sure_of() {
+    // A reading sure of a change, for a request that says to delete: the delete.
+    let sure_of_a_change =
+        |_: &str| -> Result<Vec<f32>, agent_core::LlmError> { Ok(vec![0.0, 0.0, 1.0, 0.0]) };
+    assert_eq!(
+        plan_with_reading("설거지 그거 삭제해줘. 오늘 안 해도 된대", sure_of_a_change).await,
+        ["remove_chore"]
+    );
+}
+
+#[tokio::test]
+async fn the_last_word_on_an_action_decides_it() {
+    // "지울까" asks, "지우지 마" after it refuses: the person decided not to.
+    let plan = plan_for("2번 지울까 하다가 말았어. 지우지 마").await;
+    assert!(!plan.contains(&"remove_chore".to_owned()), "{plan:?}");
+    // Refused for one chore and then asked for another, it is asked.
+    assert_eq!(
+        plan_for("2번은 지우지 말고 3번 지워줘").await,
+        ["remove_chore"]
+    );
+}
+
+#[tokio::test]
+async fn two_clauses_that_each_say_one_writes_action_compose_whatever_the_reading_chose() {
+    // A reading sure of the list, which neither clause asks for: each clause says the
+    // action of one write alone (a change, then a delete).
+    let sure_of_the_list =
+        |_: &str| -> Result<Vec<f32>, agent_core::LlmError> { Ok(vec![1.0, 0.0, 0.0, 0.0]) };
+    assert_eq!(
+        plan_with_reading("2번 내일로 바꾸고 3번은 지워줘", sure_of_the_list).await,
+        ["move_chore", "remove_chore"]
+    );
 }

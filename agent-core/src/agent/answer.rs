@@ -160,16 +160,24 @@ pub(super) fn repeats_earlier(answer: &str, earlier: &[String]) -> bool {
 }
 
 /// Whether a words-only `answer` says nothing but (part of) the `request` it answers: the
-/// request's letters contain the answer's, or three quarters of the answer's character
-/// pairs are the request's. An answer that goes on past the request ("안녕하세요! 무엇을
-/// 도와드릴까요?" for "안녕하세요") says something of its own and is no echo of it.
+/// request's letters contain the answer's, three quarters of the answer's character pairs
+/// are the request's, or it opens with the whole request of [`RESTATED_CHARS`] letters and
+/// digits or more ("3번 할 일 친구한테 카톡으로 공유해줘 convirtió"). An answer that goes on
+/// past a short request ("안녕하세요! 무엇을 도와드릴까요?" for "안녕하세요") says something of
+/// its own and is no echo of it.
 pub(super) fn only_repeats(answer: &str, request: &str) -> bool {
     let (a, m) = (squash(answer), squash(request));
     if a.len() < ECHO_BYTES || m.len() < ECHO_BYTES {
         return false;
     }
-    m.contains(&a) || mostly_pairs_of(&a, &m)
+    m.contains(&a)
+        || mostly_pairs_of(&a, &m)
+        || (m.chars().count() >= RESTATED_CHARS && a.starts_with(&m))
 }
+
+/// A request of this many letters and digits or more is no greeting an answer opens with in
+/// turn: an answer that starts by writing all of it out again is an echo, whatever follows.
+const RESTATED_CHARS: usize = 10;
 
 /// Fewer letter-and-digit bytes than this (two Hangul syllables, six ASCII characters) are
 /// too little to call an answer an echo.
@@ -301,6 +309,16 @@ mod tests {
             !opens_with_a_request("안녕하세요! 추가했어요.", requests.iter().copied()),
             "a request too short to tell"
         );
+    }
+
+    #[test]
+    fn a_chat_answer_may_not_open_by_writing_out_a_long_request_again() {
+        let request = "3번 할 일 친구한테 카톡으로 공유해줘";
+        assert!(only_repeats(&format!("{request} convirtió"), request));
+        assert!(!only_repeats(
+            "안녕하세요! 무엇을 도와드릴까요?",
+            "안녕하세요"
+        ));
     }
 
     #[test]

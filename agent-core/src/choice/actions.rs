@@ -40,6 +40,9 @@ pub(super) struct Actions {
     /// [`verb_cues`](Self::verb_cues) but also those other tools' examples use ("보여줘" of
     /// the list where a search's examples end "찾아서 보여줘").
     verb_words: HashMap<String, Vec<String>>,
+    /// Per tool, the words of its name that name what it acts on — not an action's
+    /// ("expense" of `delete_expense`, "budget" of `set_budget`), singular.
+    name_things: HashMap<String, BTreeSet<String>>,
 }
 
 impl Actions {
@@ -47,9 +50,12 @@ impl Actions {
     /// tool's label and name have ("추가" of "습관 추가", "delete" of `delete_task`), and the
     /// stems its one-call examples use often that no other tool's label, name or examples
     /// have — leaving out the words of the values the tools take now (a habit's or an
-    /// order's name says nothing of the action).
+    /// order's name says nothing of the action): for a word of its own label or an action's
+    /// word, those of the values the tool itself takes.
     pub(super) fn of(registry: &Registry) -> Self {
-        let values = value_words(registry);
+        let own_values = value_words(registry);
+        let values: BTreeSet<String> = own_values.values().flatten().cloned().collect();
+        let no_values = BTreeSet::new();
         let declared: Vec<(String, BTreeSet<String>)> = registry
             .tools()
             .map(|tool| {
@@ -135,16 +141,26 @@ impl Actions {
                 })
             };
             let often = (examples_of(i) / EXAMPLES_PER_USE).max(1);
+            // The words of the values this tool takes: a word of its label that also names
+            // one of them ("완료" of a task titled "보고서 완료하기") is no sign of the action.
+            // Another tool's values do not count here ("(완료)" marking a done task in the
+            // list a delete takes from is no reason "완료" would not ask to complete one).
+            let takes = own_values.get(tool).unwrap_or(&no_values);
             // The stems of its name and label alone: cues, and — those that are no generic
-            // verb of a name nor a common action's ask — its names.
+            // verb of a name nor a common action's ask, nor a word of any tool's values — its
+            // names.
             let mut tool_cues: Vec<String> = own
                 .iter()
-                .filter(|stem| !values.contains(*stem) && !elsewhere(stem, false))
+                .filter(|stem| !takes.contains(*stem) && !elsewhere(stem, false))
                 .cloned()
                 .collect();
             let mut named: Vec<String> = tool_cues
                 .iter()
-                .filter(|stem| !GENERIC_NAME_WORDS.contains(&stem.as_str()) && !verbs::is_ask(stem))
+                .filter(|stem| {
+                    !values.contains(*stem)
+                        && !GENERIC_NAME_WORDS.contains(&stem.as_str())
+                        && !verbs::is_ask(stem)
+                })
                 .flat_map(|stem| request::spellings(stem))
                 .collect();
             named.sort_unstable();
@@ -169,7 +185,7 @@ impl Actions {
                 for ask in verbs::VERBS[*verb].asks {
                     let ask = (*ask).to_owned();
                     loose.extend(request::spellings(&ask));
-                    if values.contains(&ask) {
+                    if takes.contains(&ask) {
                         continue;
                     }
                     if !elsewhere(&ask, true) {
@@ -203,6 +219,22 @@ impl Actions {
                 (tool.name().to_owned(), stems)
             })
             .collect();
+        let name_things = registry
+            .tools()
+            .map(|tool| {
+                let things = tool
+                    .name()
+                    .split(['_', '.', '-'])
+                    .map(|part| singular(&part.to_lowercase()))
+                    .filter(|part| {
+                        part.chars().count() >= 3
+                            && !GENERIC_NAME_WORDS.contains(&part.as_str())
+                            && !verbs::is_action_name(part)
+                    })
+                    .collect();
+                (tool.name().to_owned(), things)
+            })
+            .collect();
         Self {
             cues,
             verb_cues,
@@ -211,7 +243,26 @@ impl Actions {
             names,
             reader_names,
             verb_words,
+            name_things,
         }
+    }
+
+    /// Whether `request` names, by a word of its name, what another tool acts on and
+    /// nothing `tool` acts on ("Remove my cafe budget" names the budget of `set_budget`,
+    /// not the expense of `delete_expense`): an English request to an app labelled in
+    /// another language is read by its tools' names.
+    pub(super) fn names_another_tools_thing(&self, tool: &str, request: &Request) -> bool {
+        let words: BTreeSet<String> = request
+            .lower()
+            .split(|c: char| !c.is_alphanumeric())
+            .map(singular)
+            .collect();
+        let names = |things: &BTreeSet<String>| things.iter().any(|t| words.contains(t));
+        self.name_things.get(tool).is_some_and(|own| !names(own))
+            && self
+                .name_things
+                .iter()
+                .any(|(other, things)| other != tool && names(things))
     }
 
     /// Whether `request` says not to do some tool's action, by a cue or a common action's
@@ -387,6 +438,16 @@ fn only_one_named<'a>(
     }
 }
 
+/// An English word without a plural "s" ("tasks" → "task"; "status" stays).
+fn singular(word: &str) -> String {
+    match word.strip_suffix('s') {
+        Some(stem) if stem.chars().count() >= 3 && !stem.ends_with('s') && !stem.ends_with('u') => {
+            stem.to_owned()
+        }
+        _ => word.to_owned(),
+    }
+}
+
 /// Words tools' names start with whatever they do ("get" of `get_streak`): no sign of
 /// what a tool is about.
 const GENERIC_NAME_WORDS: [&str; 8] = ["get", "set", "fetch", "show", "query", "run", "make", "do"];
@@ -437,11 +498,12 @@ fn string_values(args: &Value) -> Vec<String> {
     }
 }
 
-/// The stems of the words of every value the registry's providers offer now, and of the
+/// Per tool, the stems of the words of every value its providers offer now, and of the
 /// values themselves.
-fn value_words(registry: &Registry) -> BTreeSet<String> {
-    let mut words = BTreeSet::new();
+fn value_words(registry: &Registry) -> HashMap<String, BTreeSet<String>> {
+    let mut all = HashMap::new();
     for tool in registry.tools() {
+        let words: &mut BTreeSet<String> = all.entry(tool.name().to_owned()).or_default();
         for (_, choices) in tool.current_values(registry.deps()) {
             for choice in choices {
                 let value = match &choice.value {
@@ -455,7 +517,7 @@ fn value_words(registry: &Registry) -> BTreeSet<String> {
             }
         }
     }
-    words
+    all
 }
 
 #[cfg(test)]
@@ -560,6 +622,73 @@ mod tests {
             "remove the recipe book from my shopping list"
         ));
         assert!(!about("remove_item", "delete it"), "names nothing");
+    }
+
+    #[test]
+    fn a_label_word_is_a_cue_though_another_tools_values_use_it() {
+        // The delete takes every task, a done one marked "(완료)"; the completion takes the
+        // open ones. "완료" is still the completion's word.
+        let numbered = |name: &str, label: &str, titles: &'static [&'static str]| {
+            ToolDefinition::builder(name.to_owned(), "d")
+                .label(label.to_owned())
+                .schema(ToolSchema::from_validation(serde_json::json!({
+                    "type": "object",
+                    "properties": {"number": {"type": "integer"}},
+                    "required": ["number"]
+                })))
+                .values("number", move || {
+                    (1..)
+                        .zip(titles)
+                        .map(|(n, title)| crate::tool::ValueChoice::new(n, *title))
+                        .collect::<Vec<_>>()
+                })
+                .handler(|_| std::future::ready(ToolResult::ok(serde_json::json!({}))))
+                .build()
+                .expect("tool")
+        };
+        let registry = Registry::builder()
+            .definition(numbered(
+                "delete_task",
+                "할 일 삭제",
+                &["보고서 (완료)", "우유 사기"],
+            ))
+            .definition(numbered("complete_task", "완료 표시", &["우유 사기"]))
+            .build()
+            .expect("registry");
+        let actions = Actions::of(&registry);
+        let said = |tool: &str, text: &str| actions.said(tool, &Request::new(text));
+        assert_eq!(
+            said("complete_task", "우유 사기 완료로 바꿔줘"),
+            Said::Asked
+        );
+        // A word of the values the tool itself takes is no cue of it.
+        let registry = Registry::builder()
+            .definition(numbered("complete_task", "완료 표시", &["보고서 완료하기"]))
+            .definition(numbered("delete_task", "할 일 삭제", &["보고서 완료하기"]))
+            .build()
+            .expect("registry");
+        let actions = Actions::of(&registry);
+        assert_eq!(
+            actions.said("complete_task", &Request::new("보고서 완료하기 지워줘")),
+            Said::Nothing
+        );
+    }
+
+    #[test]
+    fn a_request_names_another_tools_thing_by_that_tools_name() {
+        let registry = Registry::builder()
+            .definition(tool("delete_expense", "지출 삭제", &[]))
+            .definition(tool("set_budget", "예산 설정", &[]))
+            .definition(tool("list_expenses", "지출 목록", &[]))
+            .build()
+            .expect("registry");
+        let actions = Actions::of(&registry);
+        let names =
+            |tool: &str, text: &str| actions.names_another_tools_thing(tool, &Request::new(text));
+        assert!(names("delete_expense", "Remove my cafe budget"));
+        assert!(!names("delete_expense", "Remove the movie ticket entry"));
+        assert!(!names("delete_expense", "delete the budget expenses"));
+        assert!(!names("set_budget", "set my cafe budget to 50000"));
     }
 
     #[test]

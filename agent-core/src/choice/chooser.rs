@@ -925,10 +925,8 @@ impl Chooser {
         // A request whose main verb is that of a tool that only reads ("Show me my streak",
         // "목록 보여줘") asks to be shown something: a destructive step whose action it does
         // not say is not what it asks for, however near its examples are.
-        let reads = self
-            .actions
-            .main_ask(request)
-            .is_some_and(|tool| !self.destructive.iter().any(|d| d == tool));
+        let main_ask = self.actions.main_ask(request);
+        let reads = main_ask.is_some_and(|tool| !self.destructive.iter().any(|d| d == tool));
         // A request that says not to do one action ("don't put them on the list", "기록은
         // 하지 마") asks for no other write it does not say either: what is near it is the
         // refused action's neighbour.
@@ -952,6 +950,26 @@ impl Chooser {
                     .iter()
                     .any(|other| other != step && self.actions.said(other, request) == Said::Asked)
         };
+        // One that says the action of another write as its word ("도서관 책 반납 그거
+        // 삭제해줘" near a completion's examples), or whose main verb is that write's ("3번
+        // 끝냄 체크해줘" near a delete's examples), asks for that write, not this one.
+        let asks_another_write = |step: &String| {
+            self.destructive.iter().any(|other| {
+                other != step
+                    && (self.actions.said_as_word(other, request) == Said::Asked
+                        || main_ask == Some(other.as_str()))
+            })
+        };
+        // A request whose main verb is a word of the action this tool alone does asks for
+        // it, though the tool's examples never say the word ("mark that task as done" where
+        // they say "완료했어") — unless it names what another tool is about and nothing
+        // this one is ("카페 예산 그냥 없애줘", "Remove my cafe budget" to an app whose
+        // delete removes expenses).
+        let main_asks = |step: &String| {
+            main_ask == Some(step.as_str())
+                && !self.actions.about_another(step, request)
+                && !self.actions.names_another_tools_thing(step, request)
+        };
         let asked = |plan: &Plan| {
             plan.iter()
                 .enumerate()
@@ -968,6 +986,7 @@ impl Chooser {
                         {
                             Said::Asked
                         }
+                        Said::Nothing if main_asks(step) => Said::Asked,
                         said => said,
                     };
                     !about
@@ -979,6 +998,7 @@ impl Chooser {
                             Said::Nothing => {
                                 !reads
                                     && !refuses
+                                    && !asks_another_write(step)
                                     && (probability(step) >= self.tuning.destructive_confidence
                                         || (probability(step) >= ASKED_VALUE_CONFIDENCE
                                             && asked_with_value(step)))
@@ -998,6 +1018,7 @@ impl Chooser {
         let says_each = |plan: &Plan| {
             plan.iter().all(|step| {
                 self.actions.said(step, request) == Said::Asked
+                    || main_asks(step)
                     || (self.destructive.contains(step) && asked_with_value(step))
             })
         };
@@ -1024,7 +1045,10 @@ impl Chooser {
     /// the tool alone does counts even where other tools' examples use it ("보여줘" of the
     /// list where the search's examples say "찾아서 보여줘"), and a part that writes nothing
     /// and names one reading tool by its own words asks for that tool ("이번 달 요약
-    /// 보여줘" asks for the summary, not the list).
+    /// 보여줘" asks for the summary, not the list); a word of a reading tool's label that
+    /// names what it shows ("목록에 있었나?") is no ask there. Where each part says the words of one
+    /// common action its tool alone does, as words ("2번 마감 모레로 바꾸고 우유 사기는
+    /// 지워"), the two tools are the plan whichever tool the evidence chose.
     fn composed_by_cues(&self, plan: &Plan, request: &Request) -> Option<Plan> {
         let [chosen] = plan.as_slice() else {
             return None;
@@ -1065,17 +1089,38 @@ impl Chooser {
             if !loosely.is_empty() {
                 return loosely;
             }
+            // A word of a reading tool's label names what it shows ("목록" of the list in
+            // "목록에 있었나?"): the place, not an ask. A write's label says its action ("기록"
+            // of "지출 기록").
             tools
                 .iter()
                 .copied()
-                .filter(|tool| self.actions.said_as_word(tool, &part) == Said::Asked)
+                .filter(|tool| {
+                    let said = if self.destructive.contains(*tool) {
+                        self.actions.said_as_word(tool, &part)
+                    } else {
+                        self.actions.said_as_action(tool, &part)
+                    };
+                    said == Said::Asked
+                })
                 .collect()
         };
-        request
-            .clause_splits()
-            .into_iter()
+        // Each part saying the words of one common action its tool alone does ("2번 마감
+        // 모레로 바꾸고 우유 계란 사기는 그냥 지워") asks for both tools, whichever the evidence
+        // chose.
+        let by_action_in = |text: &str| -> Vec<&String> {
+            let part = Request::new(text);
+            tools
+                .iter()
+                .copied()
+                .filter(|tool| self.actions.asks_action(tool, &part))
+                .collect()
+        };
+        let splits = request.clause_splits();
+        splits
+            .iter()
             .find_map(|(left, right)| {
-                match (asked_in(&left).as_slice(), asked_in(&right).as_slice()) {
+                match (asked_in(left).as_slice(), asked_in(right).as_slice()) {
                     ([first], [second])
                         if first != second && (*first == chosen || *second == chosen) =>
                     {
@@ -1083,6 +1128,19 @@ impl Chooser {
                     }
                     _ => None,
                 }
+            })
+            .or_else(|| {
+                splits.iter().find_map(|(left, right)| {
+                    match (
+                        by_action_in(left).as_slice(),
+                        by_action_in(right).as_slice(),
+                    ) {
+                        ([first], [second]) if first != second => {
+                            Some(vec![(*first).clone(), (*second).clone()])
+                        }
+                        _ => None,
+                    }
+                })
             })
     }
 

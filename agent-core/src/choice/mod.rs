@@ -112,7 +112,7 @@ mod training;
 mod tuning;
 mod turn;
 mod values;
-mod verbs;
+pub(crate) mod verbs;
 
 pub use background::Background;
 pub use channels::channels;

@@ -146,22 +146,22 @@ fn clear_best(order: &[usize], scores: &[f32]) -> Option<usize> {
     }
 }
 
-/// Moves the values earlier calls of this turn wrote for the same tool and parameter behind
-/// the others, so the second of two calls of one tool ("2번이랑 3번 둘 다") is not the first
-/// again. A value that is the only one left stays.
+/// Moves the values earlier calls of this turn wrote for a parameter of the same name
+/// behind the others, so the second of two calls ("2번이랑 3번 둘 다", "2번 마감 모레로
+/// 바꾸고 우유 사기는 지워") is not about the first one's thing again. A value that is the only
+/// one left stays.
 pub(super) fn demote_written(values: &mut ValueSets, written: &[(String, Value)]) {
-    for (tool, args) in written {
-        let Some(params) = values.get_mut(tool) else {
-            continue;
-        };
-        for (param, choices) in params.iter_mut() {
-            let Some(used) = args.get(param) else {
-                continue;
-            };
-            let (again, fresh): (Vec<_>, Vec<_>) =
-                choices.drain(..).partition(|c| c.value == *used);
-            choices.extend(fresh);
-            choices.extend(again);
+    for (_, args) in written {
+        for params in values.values_mut() {
+            for (param, choices) in params.iter_mut() {
+                let Some(used) = args.get(param) else {
+                    continue;
+                };
+                let (again, fresh): (Vec<_>, Vec<_>) =
+                    choices.drain(..).partition(|c| c.value == *used);
+                choices.extend(fresh);
+                choices.extend(again);
+            }
         }
     }
 }

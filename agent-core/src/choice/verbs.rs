@@ -117,8 +117,13 @@ pub(super) const VERBS: &[Verb] = &[
 ];
 
 /// Whether `stem` is a word some common action is asked for with ("추가", "find").
-pub(super) fn is_ask(stem: &str) -> bool {
+pub(crate) fn is_ask(stem: &str) -> bool {
     VERBS.iter().any(|verb| verb.asks.contains(&stem))
+}
+
+/// Whether `word` is a word tool names use for a common action (`add`, `delete`, `list`).
+pub(super) fn is_action_name(word: &str) -> bool {
+    VERBS.iter().any(|verb| verb.names.contains(&word))
 }
 
 /// The actions (indices into [`VERBS`]) a tool does by its name's words and its label's

@@ -83,6 +83,7 @@ enum Narrowed {
 fn narrowed(tool: &ToolDefinition, request: &Request) -> Vec<(String, Narrowed)> {
     let text = request.text();
     let words = words(text);
+    let mut out = declared_copies(tool, text, &words);
     let string_params: Vec<(&String, &Value, Kind)> = tool
         .grounded_parameters()
         .iter()
@@ -91,7 +92,7 @@ fn narrowed(tool: &ToolDefinition, request: &Request) -> Vec<(String, Narrowed)>
         .map(|(param, prop)| (param, prop, Kind::of(param, prop)))
         .collect();
     if string_params.is_empty() {
-        return Vec::new();
+        return out;
     }
     // A time the request writes is for the tool's time parameter, where it has one.
     let has_time = string_params.iter().any(|(_, _, kind)| *kind == Kind::Time);
@@ -122,7 +123,6 @@ fn narrowed(tool: &ToolDefinition, request: &Request) -> Vec<(String, Narrowed)>
                 .iter()
                 .any(|w| w.starts_with(&lower) || lower.starts_with(w.as_str()))
     };
-    let mut out = Vec::new();
     for (param, prop, kind) in string_params {
         let role = Role::of(param, prop);
         let about_contacts = is_about_contacts(param, prop);
@@ -178,6 +178,72 @@ fn narrowed(tool: &ToolDefinition, request: &Request) -> Vec<(String, Narrowed)>
         }
     }
     out
+}
+
+/// The free-text parameters `tool` declares [`from_request`](ToolDefinition::from_request_parameters)
+/// (without a value provider), each copying from `text` with the request's own verbs
+/// blanked ([`request_verbs`]): a title or a sentence is the person's words for the thing,
+/// not their ask for it ("자동차 보험 갱신하기 추가해 주세요" copies "자동차 보험 갱신하기").
+/// Everything else stays: such a text keeps its own particles and time words.
+fn declared_copies(tool: &ToolDefinition, text: &str, words: &[Word]) -> Vec<(String, Narrowed)> {
+    let verbs = request_verbs(words);
+    if !verbs.iter().any(|blank| *blank) {
+        return Vec::new();
+    }
+    let mut chars: Vec<char> = text.chars().collect();
+    for (word, _) in words.iter().zip(&verbs).filter(|(_, blank)| **blank) {
+        for c in &mut chars[word.start..word.end] {
+            *c = BLANK;
+        }
+    }
+    let narrowed: String = chars.into_iter().collect();
+    let left = words.iter().zip(&verbs).any(|(_, blank)| !blank);
+    tool.from_request_parameters()
+        .iter()
+        .filter(|param| !tool.has_value_provider(param))
+        .filter(|param| {
+            tool.parameter(param)
+                .is_some_and(|prop| admits_type(prop, "string"))
+        })
+        .map(|param| {
+            let narrowed = if left {
+                Narrowed::To(narrowed.clone())
+            } else {
+                Narrowed::Nothing
+            };
+            (param.clone(), narrowed)
+        })
+        .collect()
+}
+
+/// Which of a Korean request's `words` are its own verbs of asking: a word with an asking
+/// ending ("넣어줘", "주세요"), and a word of a common action's verb (see
+/// `choice::verbs`: "추가해", "지우고", "적어둬") that ends a clause, links to the next one
+/// ("…고"), or comes right before such an ending, or such a verb's noun alone ending the
+/// request ("세탁기 청소 추가") — but not one made a noun inside a name ("만들기", "추가
+/// 자료").
+fn request_verbs(words: &[Word]) -> Vec<bool> {
+    let mut blank = vec![false; words.len()];
+    for i in (0..words.len()).rev() {
+        let bare = words[i].bare.as_str();
+        if !has_hangul(bare) {
+            continue;
+        }
+        let stem: String = bare.chars().take(2).collect();
+        let rest: String = bare.chars().skip(2).collect();
+        let verbal = crate::choice::verbs::is_ask(&stem)
+            && !rest.starts_with('기')
+            && if rest.is_empty() {
+                // A bare action noun ends a request as its verb ("세탁기 청소 추가").
+                i > 0 && words[i].clause_final
+            } else {
+                words[i].clause_final
+                    || rest.ends_with('고')
+                    || blank.get(i + 1).is_some_and(|next| *next)
+            };
+        blank[i] = asks(bare) || verbal;
+    }
+    blank
 }
 
 /// English words that make no name alone ("a" of "set a timer").
@@ -1044,5 +1110,32 @@ mod tests {
         assert_eq!(name_parts("friendName"), ["friend", "name"]);
         assert_eq!(name_parts("units.convert"), ["units", "convert"]);
         assert_eq!(name_parts("start_datetime"), ["start", "datetime"]);
+    }
+
+    #[test]
+    fn a_declared_text_copies_the_persons_words_without_their_ask() {
+        let add = ToolDefinition::builder("add_task".to_owned(), "할 일 추가".to_owned())
+            .schema(ToolSchema::from_validation(serde_json::json!({
+                "type": "object",
+                "properties": {"title": {"type": "string"}},
+                "required": ["title"]
+            })))
+            .from_request("title")
+            .handler(|_| std::future::ready(ToolResult::ok(serde_json::json!({}))))
+            .build()
+            .expect("tool");
+        let left = |request: &str| left(&add, "title", request);
+        assert_eq!(
+            left("모레까지 자동차 보험 갱신하기 추가해 주세요"),
+            ["모레까지", "자동차", "보험", "갱신하기"]
+        );
+        assert_eq!(left("건강검진 예약하기 추가해죠"), ["건강검진", "예약하기"]);
+        assert_eq!(left("세탁기 청소 추가"), ["세탁기", "청소"]);
+        assert_eq!(
+            left("세탁소 건은 지우고, 택배 보내기 새로 넣어줘."),
+            ["세탁소", "건은", "택배", "보내기", "새로"]
+        );
+        // A verb made a noun is part of the name.
+        assert_eq!(left("발표 자료 만들기"), ["발표", "자료", "만들기"]);
     }
 }

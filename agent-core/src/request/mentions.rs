@@ -3,14 +3,16 @@
 
 use serde_json::Value;
 
+use super::calendar;
 use super::numbers::{digit_spans, writes};
 use super::particles::TRAILING_PARTICLES;
 use super::text::Request;
 use crate::tool::ValueChoice;
 
 /// Which of `choices` the request mentions: by the value itself, or by a word of its label
-/// or one of its [`words`](ValueChoice::words) (words of digits alone do not count), matched
-/// against the lower-cased request. Where a word of one value lies inside a longer word of
+/// or one of its [`words`](ValueChoice::words) (words of digits alone do not count) — a
+/// calendar word also by its other spellings ("낼", "tomorrow" for "내일"; see `calendar`) —
+/// matched against the lower-cased request. Where a word of one value lies inside a longer word of
 /// another at the same place ("했" inside "못 했"), only the longer one is mentioned there.
 pub(crate) fn mentioned(request: &Request, choices: &[ValueChoice]) -> Vec<bool> {
     let request = request.lower();
@@ -148,6 +150,17 @@ fn spans(request: &str, choice: &ValueChoice) -> Vec<(usize, usize)> {
         .filter(|word| !word.chars().all(|c| c.is_ascii_digit()));
     for word in words {
         out.extend(term_spans(request, &word));
+        // The calendar's other spellings ("낼" for "내일", "friday" for "금요일"): a Korean
+        // one where it starts a word ("낼" is not in "보낼").
+        for variant in calendar::variants(&word) {
+            out.extend(term_spans(request, &variant).filter(|&(start, _)| {
+                variant.is_ascii()
+                    || !request[..start]
+                        .chars()
+                        .next_back()
+                        .is_some_and(char::is_alphanumeric)
+            }));
+        }
     }
     out
 }
@@ -230,6 +243,26 @@ mod tests {
         assert_eq!(mentions("2번"), [true], "by the value");
         assert_eq!(mentions("10쪽 12번"), [true], "`10쪽` is a label word");
         assert_eq!(mentions("12번"), [false], "not inside another number");
+    }
+
+    #[test]
+    fn calendar_words_are_named_by_their_other_spellings() {
+        let days = [
+            ValueChoice::new("tomorrow", "내일 (2025-03-11)").with_words(["내일"]),
+            ValueChoice::new("2025-03-14", "2025-03-14 (금요일)"),
+            ValueChoice::new("2025-03-17", "2025-03-17 (다음주 월요일)")
+                .with_words(["다음 주 월요일"]),
+        ];
+        let said = |request: &str| mentioned(&Request::new(request), &days);
+        assert_eq!(said("낼까지 은행 가기"), [true, false, false]);
+        assert_eq!(
+            said("택배 보낼 거 적어줘"),
+            [false, false, false],
+            "`낼` of `보낼`"
+        );
+        assert_eq!(said("due Friday"), [false, true, false]);
+        assert_eq!(said("담주 월욜로 미뤄줘"), [false, false, true]);
+        assert_eq!(said("push it to tomorrow"), [true, false, false]);
     }
 
     #[test]

@@ -19,6 +19,7 @@
 //! | `conjuncts.rs` | the other members of a list a value is one of ("서울이랑 부산", "Seoul and Busan") |
 //! | `copies.rs` | what a grounded text parameter may copy: the request without the words that cannot be its value |
 
+mod calendar;
 mod conjuncts;
 mod copies;
 mod labels;

@@ -42,10 +42,14 @@ impl Request {
         splits(&self.text, min_words)
     }
 
-    /// What the message says of an action spelt with `cue` (a lower-cased stem): asked for
-    /// where the cue stands in it un-negated, refused where every time it does it is negated
-    /// — followed closely by "말고", "지 마", "지 말", "않", "안 해" ("지우지는 말고", "기록은
-    /// 하지 마", "추가는 안 할래") or preceded by "don't", "do not", "not", "no" ("don't delete").
+    /// What the message says of an action spelt with `cue` (a lower-cased stem): refused
+    /// where the last time the cue stands in it is negated — followed closely by "말고", "지
+    /// 마", "지 말", "않", "안 해" ("지우지는 말고", "기록은 하지 마", "추가는 안 할래") or
+    /// preceded within its clause's last three words by "don't", "not", "no", "never" or a
+    /// word ending in "n't" ("don't delete", "don't change the date", "no due date") — and
+    /// asked for where it stands there un-negated. The last word on an action is the person's decision:
+    /// "추가할까 하다가 말았어. 추가는 하지 마" refuses it, "3번은 추가하지 말고 4번 추가해줘"
+    /// asks for it.
     pub(crate) fn said(&self, cue: &str) -> Said {
         self.said_where(cue, cue.is_ascii())
     }
@@ -58,20 +62,22 @@ impl Request {
     }
 
     fn said_where(&self, cue: &str, word_start: bool) -> Said {
-        let mut said = Said::Nothing;
-        for (_, negated) in self.occurrences(cue, word_start) {
-            if !negated {
-                return Said::Asked;
-            }
-            said = Said::Refused;
+        match self.occurrences(cue, word_start).last() {
+            None => Said::Nothing,
+            Some((_, true)) => Said::Refused,
+            Some((_, false)) => Said::Asked,
         }
-        said
     }
 
     /// Where `cue` stands un-negated in the message, as a word's start (see
-    /// [`said_as_word`](Self::said_as_word)): the byte offsets, first to last.
+    /// [`said_as_word`](Self::said_as_word)): the byte offsets, first to last — none where
+    /// its last place is negated (see [`said`](Self::said)).
     pub(crate) fn asked_at(&self, cue: &str) -> Vec<usize> {
-        self.occurrences(cue, true)
+        let occurrences = self.occurrences(cue, true);
+        if occurrences.last().is_some_and(|(_, negated)| *negated) {
+            return Vec::new();
+        }
+        occurrences
             .into_iter()
             .filter(|(_, negated)| !negated)
             .map(|(at, _)| at)
@@ -98,15 +104,6 @@ impl Request {
                 .take(NEGATION_REACH)
                 .collect();
             let after: String = after.chars().filter(|c| !c.is_whitespace()).collect();
-            let before: String = {
-                let head = &self.lower[..at];
-                let start = head
-                    .char_indices()
-                    .rev()
-                    .nth(NEGATION_REACH)
-                    .map_or(0, |(i, _)| i);
-                head[start..].to_owned()
-            };
             let negated = KOREAN_NEGATIONS.iter().any(|n| after.contains(n))
                 || (NO_NEED.iter().any(|n| after.contains(n))
                     && KOREAN_PREVERBAL_NEGATIONS.iter().any(|n| {
@@ -114,7 +111,7 @@ impl Request {
                             .strip_suffix(n)
                             .is_some_and(|head| !ends_in_word(head))
                     }))
-                || ENGLISH_NEGATIONS.iter().any(|n| before.ends_with(n));
+                || negated_in_english(&self.lower[..at]);
             out.push((at, negated));
         }
         out
@@ -427,8 +424,31 @@ fn ends_in_word(head: &str) -> bool {
     head.chars().next_back().is_some_and(char::is_alphanumeric)
 }
 
-/// What precedes an English verb to negate it.
-const ENGLISH_NEGATIONS: [&str; 6] = ["don't ", "do not ", "not ", "no ", "never ", "dont "];
+/// Words that negate the English words after them in their clause.
+const ENGLISH_NEGATIONS: [&str; 6] = ["don't", "dont", "don’t", "not", "no", "never"];
+
+/// How many words before an English word a negation of its clause reaches: "don't delete",
+/// "don't change the date", "no due date".
+const ENGLISH_NEGATION_WORDS: usize = 3;
+
+/// Whether the English text `head` (what precedes a word, lower-cased) negates the word
+/// that follows it: one of its clause's last [`ENGLISH_NEGATION_WORDS`] words is a negation
+/// or ends in "n't" ("didn't finish"). A comma, a sentence's end or "but" ends the clause:
+/// "no, add it" and "not now, but add it" ask.
+fn negated_in_english(head: &str) -> bool {
+    let clause = head
+        .rsplit([',', '.', ';', ':', '!', '?'])
+        .next()
+        .unwrap_or(head);
+    let clause = clause.rsplit(" but ").next().unwrap_or(clause);
+    clause
+        .split_whitespace()
+        .rev()
+        .take(ENGLISH_NEGATION_WORDS)
+        .any(|word| {
+            ENGLISH_NEGATIONS.contains(&word) || word.ends_with("n't") || word.ends_with("n’t")
+        })
+}
 
 /// Words that join a clause to the next one: "그리고", "then", "and".
 const JOINING_WORDS: [&str; 8] = [
@@ -578,6 +598,32 @@ mod tests {
         {
             assert!(!Request::new(asking).leaves_alone(), "{asking}");
         }
+    }
+
+    #[test]
+    fn the_last_word_on_an_action_decides() {
+        let request = Request::new("장보기 추가할까 하다가 말았어. 추가는 하지 마");
+        assert_eq!(request.said("추가"), Said::Refused);
+        assert!(request.asked_at("추가").is_empty());
+        let request = Request::new("3번은 추가하지 말고 4번 추가해줘");
+        assert_eq!(request.said("추가"), Said::Asked);
+        assert_eq!(request.asked_at("추가").len(), 1);
+        let request = Request::new("Add milk. Actually no, don't add it");
+        assert_eq!(request.said("add"), Said::Refused);
+    }
+
+    #[test]
+    fn an_english_negation_reaches_over_a_few_words_of_its_clause() {
+        let said = |text: &str, cue: &str| Request::new(text).said(cue);
+        assert_eq!(said("Add it, no due date", "date"), Said::Refused);
+        assert_eq!(said("don't change the date", "date"), Said::Refused);
+        assert_eq!(said("I didn't finish it", "finish"), Said::Refused);
+        assert_eq!(said("No, add it", "add"), Said::Asked);
+        assert_eq!(said("not now but add it later", "add"), Said::Asked);
+        assert_eq!(
+            said("don't add milk and then delete task 3", "delete"),
+            Said::Asked
+        );
     }
 
     #[test]
