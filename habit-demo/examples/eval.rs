@@ -22,8 +22,8 @@
 //! out), multi-turn conversations
 //! judged turn by turn, see `examples/eval/conversations.schema.md`), two apps declared from
 //! the README by a newcomer are measured the same way:
-//! `--domain todo` (a to-do list) and `--domain expense` (an expense book), six tools each, three
-//! of them destructive (`examples/eval/domains/`), splits `dev`, `heldout`, `fresh-dev`,
+//! `--domain todo` (a to-do list, four of its six tools destructive) and `--domain expense` (an
+//! expense book, three of six) (`examples/eval/domains/`), splits `dev`, `heldout`, `fresh-dev`,
 //! `fresh2-dev`, `fresh3-dev`, `fresh4-heldout`, `fresh5-heldout`, `fresh6-heldout`,
 //! `fresh7-heldout`, `fresh8-heldout`, `fresh9-heldout`, `fresh10-heldout`,
 //! `fresh11-heldout`, `fresh12-heldout`, `fresh13-heldout` and `fresh14-heldout` (each written

@@ -950,23 +950,26 @@ impl Chooser {
                     .iter()
                     .any(|other| other != step && self.actions.said(other, request) == Said::Asked)
         };
-        // One that says the action of another write as its word ("도서관 책 반납 그거
-        // 삭제해줘" near a completion's examples), or whose main verb is that write's ("3번
-        // 끝냄 체크해줘" near a delete's examples), asks for that write, not this one.
+        // In an app of few examples (`Tuning::main_verb_asks`), one that says the action of
+        // another write as its word ("도서관 책 반납 그거 삭제해줘" near a completion's
+        // examples), or whose main verb is that write's ("3번 끝냄 체크해줘" near a delete's
+        // examples), asks for that write, not this one.
         let asks_another_write = |step: &String| {
-            self.destructive.iter().any(|other| {
-                other != step
-                    && (self.actions.said_as_word(other, request) == Said::Asked
-                        || main_ask == Some(other.as_str()))
-            })
+            self.tuning.main_verb_asks
+                && self.destructive.iter().any(|other| {
+                    other != step
+                        && (self.actions.said_as_word(other, request) == Said::Asked
+                            || main_ask == Some(other.as_str()))
+                })
         };
-        // A request whose main verb is a word of the action this tool alone does asks for
-        // it, though the tool's examples never say the word ("mark that task as done" where
+        // In an app of few examples, a request whose main verb is a word of the action this
+        // tool alone does asks for it, though the tool's examples never say the word ("mark that task as done" where
         // they say "완료했어") — unless it names what another tool is about and nothing
         // this one is ("카페 예산 그냥 없애줘", "Remove my cafe budget" to an app whose
         // delete removes expenses).
         let main_asks = |step: &String| {
-            main_ask == Some(step.as_str())
+            self.tuning.main_verb_asks
+                && main_ask == Some(step.as_str())
                 && !self.actions.about_another(step, request)
                 && !self.actions.names_another_tools_thing(step, request)
         };
@@ -1046,9 +1049,11 @@ impl Chooser {
     /// list where the search's examples say "찾아서 보여줘"), and a part that writes nothing
     /// and names one reading tool by its own words asks for that tool ("이번 달 요약
     /// 보여줘" asks for the summary, not the list); a word of a reading tool's label that
-    /// names what it shows ("목록에 있었나?") is no ask there. Where each part says the words of one
-    /// common action its tool alone does, as words ("2번 마감 모레로 바꾸고 우유 사기는
-    /// 지워"), the two tools are the plan whichever tool the evidence chose.
+    /// names what it shows ("목록에 있었나?") is no ask there. In an app of few examples,
+    /// where each part of a Korean request says the words of one common action its tool
+    /// alone does, as words ("2번
+    /// 마감 모레로 바꾸고 우유 사기는 지워"), the two tools are the plan whichever tool the
+    /// evidence chose.
     fn composed_by_cues(&self, plan: &Plan, request: &Request) -> Option<Plan> {
         let [chosen] = plan.as_slice() else {
             return None;
@@ -1130,6 +1135,11 @@ impl Chooser {
                 }
             })
             .or_else(|| {
+                // Korean only: an English clause's verb is often a part of the other's ask
+                // ("log today's reading, and add a note: …").
+                if !request.is_korean() || !self.tuning.main_verb_asks {
+                    return None;
+                }
                 splits.iter().find_map(|(left, right)| {
                     match (
                         by_action_in(left).as_slice(),

@@ -29,6 +29,11 @@ pub(super) struct Tuning {
     /// The least probability at which a plan with a destructive step stands when the request
     /// does not say that step's action.
     pub(super) destructive_confidence: f32,
+    /// Whether a request's main verb — a common action's word only one tool of the app
+    /// does (see `verbs.rs`) — is read as asking for that write and against another: for
+    /// an app whose few examples do not say the ways people ask for each action. An app
+    /// with many examples has its words in them.
+    pub(super) main_verb_asks: bool,
 }
 
 impl Default for Tuning {
@@ -43,18 +48,21 @@ impl Default for Tuning {
             sentence_confidence: 0.95,
             sentence_floor: 0.01,
             destructive_confidence: DESTRUCTIVE_CONFIDENCE,
+            main_verb_asks: false,
         }
     }
 }
 
 impl Tuning {
     /// The tuning for an app with fewer than [`FEW_EXAMPLES`] examples per tool: every
-    /// candidate's channel scored beside the reading, at full weight.
+    /// candidate's channel scored beside the reading, at full weight, and main verbs read
+    /// as asks.
     pub(super) fn few_examples() -> Self {
         Self {
             candidates: usize::MAX,
             channel_temperature: 1.0,
             reading_channel_weight: 1.0,
+            main_verb_asks: true,
             ..Self::default()
         }
     }
