@@ -12,8 +12,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use serde_json::Value;
 
-use super::verbs;
 use crate::registry::Registry;
+use crate::request::verbs;
 use crate::request::{self, Request, Said};
 
 /// The cues of each tool of a registry; see the module doc.

@@ -963,10 +963,10 @@ impl Chooser {
                 })
         };
         // In an app of few examples, a request whose main verb is a word of the action this
-        // tool alone does asks for it, though the tool's examples never say the word ("mark that task as done" where
-        // they say "완료했어") — unless it names what another tool is about and nothing
-        // this one is ("카페 예산 그냥 없애줘", "Remove my cafe budget" to an app whose
-        // delete removes expenses).
+        // tool alone does asks for it, though the tool's examples never say the word ("mark
+        // that task as done" where they say "완료했어") — unless it names what another tool
+        // is about and nothing this one is ("카페 예산 그냥 없애줘", "Remove my cafe budget"
+        // to an app whose delete removes expenses).
         let main_asks = |step: &String| {
             self.tuning.main_verb_asks
                 && main_ask == Some(step.as_str())
@@ -1051,9 +1051,8 @@ impl Chooser {
     /// 보여줘" asks for the summary, not the list); a word of a reading tool's label that
     /// names what it shows ("목록에 있었나?") is no ask there. In an app of few examples,
     /// where each part of a Korean request says the words of one common action its tool
-    /// alone does, as words ("2번
-    /// 마감 모레로 바꾸고 우유 사기는 지워"), the two tools are the plan whichever tool the
-    /// evidence chose.
+    /// alone does, as words ("2번 마감 모레로 바꾸고 우유 사기는 지워"), the two tools are
+    /// the plan whichever tool the evidence chose.
     fn composed_by_cues(&self, plan: &Plan, request: &Request) -> Option<Plan> {
         let [chosen] = plan.as_slice() else {
             return None;
@@ -1111,8 +1110,8 @@ impl Chooser {
                 .collect()
         };
         // Each part saying the words of one common action its tool alone does ("2번 마감
-        // 모레로 바꾸고 우유 계란 사기는 그냥 지워") asks for both tools, whichever the evidence
-        // chose.
+        // 모레로 바꾸고 우유 계란 사기는 그냥 지워") asks for both tools, whichever one the
+        // evidence chose.
         let by_action_in = |text: &str| -> Vec<&String> {
             let part = Request::new(text);
             tools

@@ -112,7 +112,6 @@ mod training;
 mod tuning;
 mod turn;
 mod values;
-pub(crate) mod verbs;
 
 pub use background::Background;
 pub use channels::channels;

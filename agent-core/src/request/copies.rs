@@ -218,7 +218,7 @@ fn declared_copies(tool: &ToolDefinition, text: &str, words: &[Word]) -> Vec<(St
 
 /// Which of a Korean request's `words` are its own verbs of asking: a word with an asking
 /// ending ("넣어줘", "주세요"), and a word of a common action's verb (see
-/// `choice::verbs`: "추가해", "지우고", "적어둬") that ends a clause, links to the next one
+/// `verbs.rs`: "추가해", "지우고", "적어둬") that ends a clause, links to the next one
 /// ("…고"), or comes right before such an ending, or such a verb's noun alone ending the
 /// request ("세탁기 청소 추가") — but not one made a noun inside a name ("만들기", "추가
 /// 자료").
@@ -231,7 +231,7 @@ fn request_verbs(words: &[Word]) -> Vec<bool> {
         }
         let stem: String = bare.chars().take(2).collect();
         let rest: String = bare.chars().skip(2).collect();
-        let verbal = crate::choice::verbs::is_ask(&stem)
+        let verbal = super::verbs::is_ask(&stem)
             && !rest.starts_with('기')
             && if rest.is_empty() {
                 // A bare action noun ends a request as its verb ("세탁기 청소 추가").

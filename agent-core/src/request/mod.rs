@@ -31,6 +31,7 @@ mod particles;
 mod quantities;
 mod text;
 mod undo;
+pub(crate) mod verbs;
 
 pub(crate) use conjuncts::{conjuncts, lists};
 pub(crate) use copies::copy_sources;

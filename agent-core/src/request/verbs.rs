@@ -9,22 +9,22 @@
 use std::collections::BTreeSet;
 
 /// One action: the words of tool names that do it (snake-case words), and the stems people
-/// ask for it with (see `actions::stem`: a Korean word's first two syllables, an English word
-/// whole).
-pub(super) struct Verb {
+/// ask for it with (see the choice stage's `actions::stem`: a Korean word's first two
+/// syllables, an English word whole).
+pub(crate) struct Verb {
     /// Words a tool's name uses for the action: `add` in `add_task`.
-    pub(super) names: &'static [&'static str],
+    pub(crate) names: &'static [&'static str],
     /// Stems of the words that ask for it.
-    pub(super) asks: &'static [&'static str],
+    pub(crate) asks: &'static [&'static str],
     /// Whether the action is done to something that already exists (completing, deleting,
     /// changing, cancelling one), which a request for it must then name.
-    pub(super) on_what_exists: bool,
+    pub(crate) on_what_exists: bool,
 }
 
 /// The actions; see the module doc. A stem here is an ask only in an app where one tool does
 /// the action, so the lists may be generous — but each word must ask for its action in
 /// nearly every sentence it stands in ("기록" is left out: "기록 보여줘" shows records).
-pub(super) const VERBS: &[Verb] = &[
+pub(crate) const VERBS: &[Verb] = &[
     Verb {
         names: &[
             "add", "create", "new", "insert", "register", "make", "post", "save", "put", "write",
@@ -122,13 +122,13 @@ pub(crate) fn is_ask(stem: &str) -> bool {
 }
 
 /// Whether `word` is a word tool names use for a common action (`add`, `delete`, `list`).
-pub(super) fn is_action_name(word: &str) -> bool {
+pub(crate) fn is_action_name(word: &str) -> bool {
     VERBS.iter().any(|verb| verb.names.contains(&word))
 }
 
 /// The actions (indices into [`VERBS`]) a tool does by its name's words and its label's
 /// stems.
-pub(super) fn of_tool(name: &str, label_stems: &BTreeSet<String>) -> Vec<usize> {
+pub(crate) fn of_tool(name: &str, label_stems: &BTreeSet<String>) -> Vec<usize> {
     let words: Vec<String> = name.split(['_', '.', '-']).map(str::to_lowercase).collect();
     VERBS
         .iter()
