@@ -12,8 +12,8 @@
 //! ```
 //!
 //! Besides the coach (`--domain habit`, splits `dev`, `probe`, `heldout`, and `fresh-dev` /
-//! `fresh-heldout`, requests written later by someone who saw neither the examples nor the
-//! code; `conversations-dev`, `conversations-heldout`, `conversations-fresh-heldout`,
+//! `fresh-heldout` and `fresh2-heldout`, requests written later by someone who saw neither the
+//! examples nor the code; `conversations-dev`, `conversations-heldout`, `conversations-fresh-heldout`,
 //! `conversations-fresh2-heldout`, `conversations-fresh3-dev` / `conversations-fresh3-heldout`
 //! (one writer's 40 conversations, alternately), `conversations-fresh4-dev` (40 more, held out
 //! until reported once, then tuned on), `conversations-fresh5-heldout`,
@@ -26,7 +26,8 @@
 //! expense book, three of six) (`examples/eval/domains/`), splits `dev`, `heldout`, `fresh-dev`,
 //! `fresh2-dev`, `fresh3-dev`, `fresh4-heldout`, `fresh5-heldout`, `fresh6-heldout`,
 //! `fresh7-heldout`, `fresh8-heldout`, `fresh9-heldout`, `fresh10-heldout`,
-//! `fresh11-heldout`, `fresh12-heldout`, `fresh13-heldout` and `fresh14-heldout` (each written
+//! `fresh11-heldout`, `fresh12-heldout`, `fresh13-heldout`, `fresh14-heldout` and
+//! `fresh15-heldout` (each written
 //! later by someone who had read only
 //! the tools' declarations; the first three have been looked at and are tuned on like dev;
 //! the figures of the first four held-out ones have been reported), with
@@ -1134,6 +1135,7 @@ const SPLITS: [(&str, &[&str]); 4] = [
             "heldout",
             "fresh-dev",
             "fresh-heldout",
+            "fresh2-heldout",
             "edits-dev",
             "edits-heldout",
             "conversations-dev",
@@ -1169,6 +1171,7 @@ const SPLITS: [(&str, &[&str]); 4] = [
             "fresh12-heldout",
             "fresh13-heldout",
             "fresh14-heldout",
+            "fresh15-heldout",
         ],
     ),
     (
@@ -1190,6 +1193,7 @@ const SPLITS: [(&str, &[&str]); 4] = [
             "fresh12-heldout",
             "fresh13-heldout",
             "fresh14-heldout",
+            "fresh15-heldout",
         ],
     ),
     (
