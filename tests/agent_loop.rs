@@ -811,3 +811,19 @@ async fn a_session_error_in_a_plan_ends_the_turn_with_it() {
         .expect_err("script exhausted");
     assert!(matches!(error, AgentError::Llm(LlmError::ScriptExhausted)));
 }
+
+#[tokio::test]
+async fn words_that_ask_for_a_tools_action_as_the_person_would_are_no_answer() {
+    // The model wrote the person's next message ("…추가해줘"), not an answer to this one.
+    let next_message = "메모에 아침 걷기 추가해줘";
+    let mut h = routed(vec![text(next_message)], None, Strategy::Router);
+    let answer = h.agent.send("안녕~").await.expect("answer");
+    assert!(h.fed_back().is_empty(), "no tool for a greeting");
+    assert_ne!(answer, next_message);
+    assert!(
+        !h.events()
+            .iter()
+            .any(|event| matches!(event, AgentEvent::TextDelta(t) if t == next_message)),
+        "the person's words are never shown as the answer"
+    );
+}

@@ -352,6 +352,7 @@ impl<S: ChatSession> Agent<S> {
             && is_usable(&answer)
             && !only_repeats(&answer, request_text)
             && !repeats_earlier(&answer, &self.earlier)
+            && !self.speaks_as_the_user(&answer)
         {
             if let Some(shown) = shown.filter(|shown| self.copies_another_answer(&answer, shown)) {
                 // Shown the nearest example's answer, the model copied another one's word
@@ -420,6 +421,13 @@ impl<S: ChatSession> Agent<S> {
             held_back: turn.held_back.clone(),
         });
         self.finish(text, turn)
+    }
+
+    /// Whether a words-only `answer` asks, as the person would, for the action of one of the
+    /// app's tools ("3번 할 일 삭제해줘", "2번 마감일 내일로 바꿔줘"): the model wrote the
+    /// person's next message, not an answer to this one.
+    fn speaks_as_the_user(&self, answer: &str) -> bool {
+        crate::request::Request::new(answer).asks_to_do() && self.chooser.asks_an_action(answer)
     }
 
     /// Whether a call of a destructive tool succeeded in `turn`.
