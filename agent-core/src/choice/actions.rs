@@ -43,6 +43,12 @@ pub(super) struct Actions {
     /// Per tool, the words of its name that name what it acts on — not an action's
     /// ("expense" of `delete_expense`, "budget" of `set_budget`), singular.
     name_things: HashMap<String, BTreeSet<String>>,
+    /// The one tool of the app whose name or label says it completes something
+    /// ("complete_task", "할 일 완료"), if exactly one does.
+    completer: Option<String>,
+    /// Per tool, the common actions (indices into `verbs::VERBS`) its name, label or
+    /// description says, whether or not other tools do them too.
+    actions_of: HashMap<String, Vec<usize>>,
 }
 
 impl Actions {
@@ -110,6 +116,35 @@ impl Actions {
             .zip(&verbs_of)
             .filter(|(_, verbs)| verbs.iter().any(|v| verbs::VERBS[*v].on_what_exists))
             .map(|((tool, _), _)| tool.clone())
+            .collect();
+        let completers: Vec<&String> = declared
+            .iter()
+            .zip(&verbs_of)
+            .filter(|(_, verbs)| verbs.iter().any(|v| verbs::completes(*v)))
+            .map(|((tool, _), _)| tool)
+            .collect();
+        let completer = match completers.as_slice() {
+            [one] => Some((*one).clone()),
+            _ => None,
+        };
+        // With the actions its description says ("저장된 디데이 목록을 검색해 …" searches).
+        let actions_of = registry
+            .tools()
+            .zip(&verbs_of)
+            .map(|(tool, verbs)| {
+                let described = stems_of(tool.description());
+                let mut all = verbs.clone();
+                all.extend(
+                    verbs::VERBS
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, verb)| verb.asks.iter().any(|ask| described.contains(*ask)))
+                        .map(|(index, _)| index),
+                );
+                all.sort_unstable();
+                all.dedup();
+                (tool.name().to_owned(), all)
+            })
             .collect();
         let mut cues = HashMap::new();
         let mut verb_cues = HashMap::new();
@@ -244,7 +279,56 @@ impl Actions {
             reader_names,
             verb_words,
             name_things,
+            completer,
+            actions_of,
         }
+    }
+
+    /// The tools that do (by their name, label or description) the common action the
+    /// request asks for above all (its main verb, as [`main_ask`](Self::main_ask) reads it,
+    /// but of any action, whether one tool does it or several): "티타임 일정을 등록해주세요" asks for a tool that adds, whichever of
+    /// the app's adding tools it is. Empty when no action's word stands as a main verb.
+    pub(super) fn main_action_doers(&self, request: &Request) -> Vec<&str> {
+        let korean = request.is_korean();
+        let mut found: Option<(usize, usize)> = None;
+        for (index, verb) in verbs::VERBS.iter().enumerate() {
+            for ask in verb.asks {
+                for spelling in request::spellings(ask) {
+                    for at in request
+                        .asked_at(&spelling)
+                        .into_iter()
+                        .filter(|at| request.may_be_main_verb(*at))
+                    {
+                        let better =
+                            found.is_none_or(
+                                |(_, best_at)| {
+                                    if korean { at > best_at } else { at < best_at }
+                                },
+                            );
+                        if better {
+                            found = Some((index, at));
+                        }
+                    }
+                }
+            }
+        }
+        let Some((action, _)) = found else {
+            return Vec::new();
+        };
+        let mut doers: Vec<&str> = self
+            .actions_of
+            .iter()
+            .filter(|(_, actions)| actions.contains(&action))
+            .map(|(tool, _)| tool.as_str())
+            .collect();
+        doers.sort_unstable();
+        doers
+    }
+
+    /// The one tool of the app that completes something (its name or label says so), if
+    /// exactly one does.
+    pub(super) fn completer(&self) -> Option<&str> {
+        self.completer.as_deref()
     }
 
     /// Whether `request` names, by a word of its name, what another tool acts on and

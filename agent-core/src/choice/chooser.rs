@@ -10,6 +10,9 @@ use super::background::Background;
 use super::combine::{Weigher, best, steps_of};
 use super::conversation::Conversation;
 use super::decision::{Candidate, Decision, Strategy};
+
+/// A channel's log-likelihood of the request: a tool's, or no tool's.
+type ChannelScore = (Candidate, f32);
 use super::evidence::Evidence;
 use super::reading::ReadingClassifier;
 use super::router::{Plan, Ranked, Router};
@@ -360,7 +363,8 @@ impl Chooser {
         let trace = Trace::new(text);
         trace.stage("weighed", &[], &weighed.plan);
         let plan = trace.of("composed_by_cues", weighed.plan.clone(), |plan| {
-            self.composed_by_cues(&plan, &request).unwrap_or(plan)
+            self.composed_by_cues(&plan, &request, (&current, tools))
+                .unwrap_or(plan)
         });
         let plan = trace.of("asked_for", plan, |plan| {
             self.asked_for(plan, &weighed.scores, sureness, &request, (&current, tools))
@@ -369,8 +373,15 @@ impl Chooser {
         let plan = trace.of("asked_by_words", plan, |plan| {
             self.asked_by_words(plan, sureness, &request, &current, tools)
         });
+        let plan = trace.of("kept_to_main_action", plan, |plan| {
+            let evidence = (sureness.as_slice(), weighed.channel_scores.as_slice());
+            self.kept_to_main_action(plan, evidence, &request, &current, tools)
+        });
         let plan = trace.of("named_by_words", plan, |plan| {
             self.named_by_words(plan, &request)
+        });
+        let plan = trace.of("reported_done", plan, |plan| {
+            self.reported_done(plan, &request, &current, tools)
         });
         let plan = trace.of("about_nothing_here", plan, |plan| {
             self.about_nothing_here(plan, sureness, &request)
@@ -1053,17 +1064,32 @@ impl Chooser {
     /// where each part of a Korean request says the words of one common action its tool
     /// alone does, as words ("2번 마감 모레로 바꾸고 우유 사기는 지워"), the two tools are
     /// the plan whichever tool the evidence chose.
-    fn composed_by_cues(&self, plan: &Plan, request: &Request) -> Option<Plan> {
+    fn composed_by_cues(
+        &self,
+        plan: &Plan,
+        request: &Request,
+        (values, definitions): (&ValueSets, &Dispatcher),
+    ) -> Option<Plan> {
         let [chosen] = plan.as_slice() else {
             return None;
         };
         let tools: Vec<&String> = self.tools().collect();
+        // A write's action word that names a thing by what was done to it ("완료된 거
+        // 보여줘", "지운 거") asks for no write.
+        let names_a_thing = |tool: &String, part: &Request| {
+            self.destructive.contains(tool)
+                && self
+                    .actions
+                    .asked_at(tool, part)
+                    .iter()
+                    .all(|at| part.modifies_next(*at))
+        };
         let asked_in = |text: &str| -> Vec<&String> {
             let part = Request::new(text);
             let by_action: Vec<&String> = tools
                 .iter()
                 .copied()
-                .filter(|tool| self.actions.asks_action(tool, &part))
+                .filter(|tool| self.actions.asks_action(tool, &part) && !names_a_thing(tool, &part))
                 .collect();
             // Weaker: in a Korean part, an action's word the tool alone does, though other
             // tools' examples use it too ("보여줘" where the search's examples say "찾아서
@@ -1072,7 +1098,11 @@ impl Chooser {
             let loosely: Vec<&String> = tools
                 .iter()
                 .copied()
-                .filter(|tool| part.is_korean() && self.actions.asks_action_loosely(tool, &part))
+                .filter(|tool| {
+                    part.is_korean()
+                        && self.actions.asks_action_loosely(tool, &part)
+                        && !names_a_thing(tool, &part)
+                })
                 .collect();
             // A Korean part that asks for no write and names one of the app's views by its
             // own words asks for that view, whatever view a "보여줘" alone would be.
@@ -1151,6 +1181,49 @@ impl Chooser {
                     }
                 })
             })
+            .or_else(|| {
+                // A write the evidence chose, then a view: the first part writes what the
+                // chosen write needs (a quantity it requires, or the thing it acts on) and
+                // asks for no other write; the rest asks for one reading tool alone
+                // ("식비 예산 40만원으로 바꾸고 예산 현황 보여줘", "log 1,500 for the bus,
+                // then show me everything I spent today").
+                if !self.destructive.contains(chosen) {
+                    return None;
+                }
+                let definition = definitions.get(chosen)?;
+                let writes_for_chosen = |text: &str| {
+                    let part = Request::new(text);
+                    if self.actions.acts_on_what_exists(chosen) {
+                        request::names_every_required(
+                            definition,
+                            values.get(chosen),
+                            &part,
+                            OtherScript::Unnamed,
+                        )
+                    } else {
+                        request::requires_a_written_number(definition)
+                            && request::writes_every_required_number(definition, part.lower())
+                    }
+                };
+                splits.iter().find_map(|(left, right)| {
+                    // The first part may name a view ("예산" of "예산 현황"), not another write.
+                    let first_fits = asked_in(left)
+                        .iter()
+                        .all(|tool| *tool == chosen || !self.destructive.contains(*tool));
+                    match asked_in(right).as_slice() {
+                        [view]
+                            if *view != chosen
+                                && !self.destructive.contains(*view)
+                                && first_fits
+                                && writes_for_chosen(left)
+                                && !writes_for_chosen(right) =>
+                        {
+                            Some(vec![chosen.clone(), (*view).clone()])
+                        }
+                        _ => None,
+                    }
+                })
+            })
     }
 
     /// The tool the request's words ask for ([`Actions::main_ask`]) where the evidence
@@ -1222,6 +1295,70 @@ impl Chooser {
         }
     }
 
+    /// The likeliest of the tools that do the action the request's main verb says, where
+    /// several do it (`Actions::main_action_doers`) and the plan's one step, if any, is none
+    /// of them and says nothing of its own: "티타임 일정을 등록해주세요" asks to add
+    /// something, whichever of the app's adding tools it is — not to change or look up an
+    /// event, however near those tools' words are. Not for a request that asks about
+    /// something or for information, asks for what no tool does, or says not to do
+    /// something; a destructive tool that acts on something that exists is taken only where
+    /// the request names a value of each of its required parameters, as
+    /// [`asked_by_words`](Self::asked_by_words) takes one.
+    fn kept_to_main_action(
+        &self,
+        plan: Plan,
+        (sureness, channels): (&[(Plan, f32)], &[ChannelScore]),
+        request: &Request,
+        values: &ValueSets,
+        tools: &Dispatcher,
+    ) -> Plan {
+        if plan.len() > 1
+            || request.asks_about()
+            || request.asks_information()
+            || self.asks_unsupported(request)
+            || self.actions.refuses_any(request)
+        {
+            return plan;
+        }
+        let doers = self.actions.main_action_doers(request);
+        if doers.len() < 2 {
+            return plan;
+        }
+        if let Some(step) = plan.first()
+            && (doers.contains(&step.as_str())
+                || self.actions.said_as_action(step, request) == Said::Asked)
+        {
+            return plan;
+        }
+        let named = |doer: &str| {
+            !self.destructive.iter().any(|d| d == doer)
+                || !self.actions.acts_on_what_exists(doer)
+                || tools.get(doer).is_some_and(|definition| {
+                    request::names_every_required(
+                        definition,
+                        values.get(doer),
+                        request,
+                        OtherScript::Unnamed,
+                    )
+                })
+        };
+        doers
+            .into_iter()
+            .filter(|doer| named(doer))
+            .map(|doer| {
+                // The reading's probability of the doer alone, then the likelihood of the
+                // request given its channel.
+                let likely = probability_of(sureness, |p| p.as_slice() == [doer]);
+                let channel = channels
+                    .iter()
+                    .find(|(c, _)| matches!(c, Candidate::Tool(t) if t == doer))
+                    .map_or(f32::NEG_INFINITY, |(_, score)| *score);
+                (doer, likely, channel)
+            })
+            .max_by(|a, b| a.1.total_cmp(&b.1).then(a.2.total_cmp(&b.2)))
+            .map_or(plan, |(doer, _, _)| vec![doer.to_owned()])
+    }
+
     /// The one tool that only reads whose own words (see `Actions::named_tool`) the request
     /// says, where the evidence chose no tool: "what's my reading streak?" asks for what
     /// `get_streak` shows, however far its letters are from the app's examples (a request in
@@ -1240,6 +1377,51 @@ impl Chooser {
             Some(tool) if !self.destructive.iter().any(|d| d == tool) => vec![tool.to_owned()],
             _ => plan,
         }
+    }
+
+    /// The app's one tool that completes something (`Actions::completer`), where the
+    /// evidence chose no tool and the request reports having done one thing it names
+    /// (`Request::reports_done`: "우유계란 사왔음", "엄마선물주문했다"): a person tells a
+    /// to-do list a task is done by saying they did it, with no action's word. Not where the
+    /// request says any tool's cue or action word (the rules above read those), asks about
+    /// something, asks for what no tool does, or says not to do or to leave something; the
+    /// request must name a value of each of the tool's required parameters that has a
+    /// provider, as any ask for a change to something that exists must.
+    fn reported_done(
+        &self,
+        plan: Plan,
+        request: &Request,
+        values: &ValueSets,
+        tools: &Dispatcher,
+    ) -> Plan {
+        if !plan.is_empty()
+            || !request.reports_done()
+            || request.asks_about()
+            || request.leaves_alone()
+            || self.asks_unsupported(request)
+            || self.actions.refuses_any(request)
+            || self.actions.main_ask(request).is_some()
+        {
+            return plan;
+        }
+        let Some(tool) = self.actions.completer() else {
+            return plan;
+        };
+        if self
+            .tools()
+            .any(|any| self.actions.said_as_word(any, request) != Said::Nothing)
+        {
+            return plan;
+        }
+        let named = tools.get(tool).is_some_and(|definition| {
+            request::names_every_required(
+                definition,
+                values.get(tool),
+                request,
+                OtherScript::Unnamed,
+            )
+        });
+        if named { vec![tool.to_owned()] } else { plan }
     }
 
     /// No tool for a request that asks *about* something (`Request::asks_about`: how, why,

@@ -15,6 +15,7 @@
 //! | `quantities.rs` | the quantities a request writes ("92,000원", "13만", "네 명") and which number parameter each is for |
 //! | `ordinal.rs` | which item of a list a request points at ("두 번째 거", "the first one") |
 //! | `undo.rs` | whether a request asks to take back the last action ("방금 거 취소해줘", "undo that") |
+//! | `reports.rs` | whether a request reports having done something ("우유 사왔음", "I returned the books") |
 //! | `particles.rs` | the Korean particles after a name ("부산은"), and a copied name without them |
 //! | `conjuncts.rs` | the other members of a list a value is one of ("서울이랑 부산", "Seoul and Busan") |
 //! | `copies.rs` | what a grounded text parameter may copy: the request without the words that cannot be its value |
@@ -29,6 +30,7 @@ mod ordinal;
 mod params;
 mod particles;
 mod quantities;
+mod reports;
 mod text;
 mod undo;
 pub(crate) mod verbs;
@@ -42,5 +44,5 @@ pub(crate) use params::{
     OtherScript, asks_nothing, keep_mentioned, most_written, names_every_required, said,
 };
 pub(crate) use particles::{TRAILING_PARTICLES, trimmed_copy};
-pub(crate) use quantities::writes_every_required_number;
+pub(crate) use quantities::{requires_a_written_number, writes_every_required_number};
 pub(crate) use text::{Request, Said, has_hangul, spellings, splits};

@@ -444,13 +444,18 @@ pub(crate) fn grounded_number_parameters(tool: &ToolDefinition) -> Vec<&String> 
 /// provider: "add a category called 'pet supplies'" writes no amount for an expense, which
 /// the call would have to make up.
 pub(crate) fn writes_every_required_number(tool: &ToolDefinition, lower: &str) -> bool {
+    !requires_a_written_number(tool) || !quantities(lower).is_empty()
+}
+
+/// Whether `tool` has a required number parameter taken from the request with no value
+/// provider (an expense's amount, a budget's limit): a request for it writes a quantity.
+pub(crate) fn requires_a_written_number(tool: &ToolDefinition) -> bool {
     let required = tool.required_parameters();
-    let unwritten = tool.copied_parameters().any(|param| {
+    tool.copied_parameters().any(|param| {
         required.contains(&param.as_str())
             && !tool.has_value_provider(param)
             && tool.parameter(param).is_some_and(is_number)
-    });
-    !unwritten || !quantities(lower).is_empty()
+    })
 }
 
 /// The values each grounded number parameter of `tool` may take for a request (`lower`,

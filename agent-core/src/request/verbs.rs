@@ -1,9 +1,9 @@
 //! The actions most apps' tools do — add, find, list, complete, delete, change, cancel, log,
-//! set — with the words a tool's name uses for each and the words people ask for each with, in
-//! Korean and English. A tool whose name or label says one of these actions, and is the only
-//! tool of its app to do so, is asked for by any of the action's words: "적어놔줘", "목록에
-//! 올려줘" and "put … on my list" ask for the one tool named `add_…`, though its three
-//! examples say "추가해줘". This is what a newcomer's app gets without writing an example
+//! play, set — with the words a tool's name uses for each and the words people ask for each
+//! with, in Korean and English. A tool whose name or label says one of these actions, and is
+//! the only tool of its app to do so, is asked for by any of the action's words: "적어놔줘",
+//! "목록에 올려줘" and "put … on my list" ask for the one tool named `add_…`, though its
+//! three examples say "추가해줘". This is what a newcomer's app gets without writing an example
 //! for every way of saying its actions.
 
 use std::collections::BTreeSet;
@@ -110,6 +110,12 @@ pub(crate) const VERBS: &[Verb] = &[
         on_what_exists: false,
     },
     Verb {
+        names: &["play", "start", "resume"],
+        // Not "시작" ("걷기 시작할래" starts a habit, not a playback).
+        asks: &["틀어", "재생", "play", "start"],
+        on_what_exists: false,
+    },
+    Verb {
         names: &["set", "configure"],
         asks: &["설정", "정해", "set"],
         on_what_exists: false,
@@ -121,15 +127,23 @@ pub(crate) fn is_ask(stem: &str) -> bool {
     VERBS.iter().any(|verb| verb.asks.contains(&stem))
 }
 
+/// Whether the action at `index` into [`VERBS`] is completing something (a task, an
+/// item): what a report of having done it asks for.
+pub(crate) fn completes(index: usize) -> bool {
+    VERBS
+        .get(index)
+        .is_some_and(|verb| verb.names.contains(&"complete"))
+}
+
 /// Whether `word` is a word tool names use for a common action (`add`, `delete`, `list`).
 pub(crate) fn is_action_name(word: &str) -> bool {
     VERBS.iter().any(|verb| verb.names.contains(&word))
 }
 
-/// The actions (indices into [`VERBS`]) a tool does by its name's words and its label's
-/// stems.
+/// The actions (indices into [`VERBS`]) a tool does by its name's words (snake_case,
+/// camelCase or dotted: `add_task`, `CreateEvent`, `todo.delete`) and its label's stems.
 pub(crate) fn of_tool(name: &str, label_stems: &BTreeSet<String>) -> Vec<usize> {
-    let words: Vec<String> = name.split(['_', '.', '-']).map(str::to_lowercase).collect();
+    let words = super::copies::name_parts(name);
     VERBS
         .iter()
         .enumerate()
@@ -154,11 +168,14 @@ mod tests {
         let add = of_tool("add_task", &stems(&["할일"]));
         assert_eq!(add, vec![0]);
         assert_eq!(of_tool("todo.delete", &BTreeSet::new()), vec![4]);
+        assert_eq!(of_tool("CreateEvent", &BTreeSet::new()), vec![0]);
+        assert_eq!(of_tool("addMemo", &BTreeSet::new()), vec![0]);
         assert_eq!(
             of_tool("monthly_summary", &stems(&["월별", "요약"])),
             Vec::<usize>::new()
         );
-        assert_eq!(of_tool("budget", &stems(&["예산", "설정"])), vec![8]);
+        assert_eq!(of_tool("budget", &stems(&["예산", "설정"])), vec![9]);
+        assert_eq!(of_tool("start_playlist", &BTreeSet::new()), vec![8]);
         assert_eq!(of_tool("log_tracker_entry", &BTreeSet::new()), vec![7]);
         assert_eq!(
             of_tool("change_due_date", &stems(&["마감", "변경"])),
