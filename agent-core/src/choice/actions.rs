@@ -286,8 +286,9 @@ impl Actions {
 
     /// The tools that do (by their name, label or description) the common action the
     /// request asks for above all (its main verb, as [`main_ask`](Self::main_ask) reads it,
-    /// but of any action, whether one tool does it or several): "티타임 일정을 등록해주세요" asks for a tool that adds, whichever of
-    /// the app's adding tools it is. Empty when no action's word stands as a main verb.
+    /// but of any action, whether one tool does it or several): "티타임 일정을
+    /// 등록해주세요" asks for a tool that adds, whichever of the app's adding tools it is.
+    /// Empty when no action's word stands as a main verb.
     pub(super) fn main_action_doers(&self, request: &Request) -> Vec<&str> {
         let korean = request.is_korean();
         let mut found: Option<(usize, usize)> = None;
@@ -299,12 +300,12 @@ impl Actions {
                         .into_iter()
                         .filter(|at| request.may_be_main_verb(*at))
                     {
-                        let better =
-                            found.is_none_or(
-                                |(_, best_at)| {
-                                    if korean { at > best_at } else { at < best_at }
-                                },
-                            );
+                        // The last such word of a Korean message, the first of another.
+                        let better = match found {
+                            None => true,
+                            Some((_, best_at)) if korean => at > best_at,
+                            Some((_, best_at)) => at < best_at,
+                        };
                         if better {
                             found = Some((index, at));
                         }

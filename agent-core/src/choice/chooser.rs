@@ -10,9 +10,6 @@ use super::background::Background;
 use super::combine::{Weigher, best, steps_of};
 use super::conversation::Conversation;
 use super::decision::{Candidate, Decision, Strategy};
-
-/// A channel's log-likelihood of the request: a tool's, or no tool's.
-type ChannelScore = (Candidate, f32);
 use super::evidence::Evidence;
 use super::reading::ReadingClassifier;
 use super::router::{Plan, Ranked, Router};
@@ -24,6 +21,9 @@ use crate::dispatch::Dispatcher;
 use crate::registry::Registry;
 use crate::request::{self, OtherScript, Request, Said};
 use crate::tool::{ValueChoice, ValueSets};
+
+/// A channel's log-likelihood of the request: a tool's, or no tool's.
+type ChannelScore = (Candidate, f32);
 
 /// The tool-choice stage for one registry; see the [module doc](crate::choice).
 #[derive(Debug, Clone)]
@@ -1063,7 +1063,12 @@ impl Chooser {
     /// names what it shows ("목록에 있었나?") is no ask there. In an app of few examples,
     /// where each part of a Korean request says the words of one common action its tool
     /// alone does, as words ("2번 마감 모레로 바꾸고 우유 사기는 지워"), the two tools are
-    /// the plan whichever tool the evidence chose.
+    /// the plan whichever tool the evidence chose. And where the evidence chose a write,
+    /// a first part that writes what it needs (a required quantity, or the thing it acts on)
+    /// and asks for no other write, followed by a part asking for one view, is the write
+    /// and then the view ("식비 예산 40만원으로 바꾸고 예산 현황 보여줘"). A write's action
+    /// word that names a thing by what was done to it ("완료된 거 목록 보여줘") asks for no
+    /// write in a part.
     fn composed_by_cues(
         &self,
         plan: &Plan,
