@@ -35,7 +35,7 @@ use serde_json::Value;
 
 use super::particles::{TRAILING_PARTICLES, particle_stem};
 use super::quantities::grounded_numbers;
-use super::text::{Request, has_hangul};
+use super::text::{Request, has_hangul, name_parts};
 use crate::tool::ToolDefinition;
 use crate::tool::schema::admits_type;
 
@@ -908,29 +908,6 @@ pub(super) fn without_examples(text: &str) -> &str {
     } else {
         text
     }
-}
-
-/// The parts of a snake_case, camelCase or dotted name, lower-cased ("friendName" → friend,
-/// name).
-pub(super) fn name_parts(name: &str) -> Vec<String> {
-    let mut parts = Vec::new();
-    let mut part = String::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if !c.is_alphanumeric() {
-            parts.push(std::mem::take(&mut part));
-            prev_lower = false;
-            continue;
-        }
-        if c.is_uppercase() && prev_lower {
-            parts.push(std::mem::take(&mut part));
-        }
-        prev_lower = c.is_lowercase() || c.is_ascii_digit();
-        part.extend(c.to_lowercase());
-    }
-    parts.push(part);
-    parts.retain(|p| !p.is_empty());
-    parts
 }
 
 #[cfg(test)]

@@ -6,12 +6,12 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::copies::{description_of, key_words, name_parts, nothing_to_copy, without_examples};
+use super::copies::{description_of, key_words, nothing_to_copy, without_examples};
 use super::labels::value_after;
 use super::mentions::{mentioned, set_aside, targeted};
 use super::numbers::{numbers_with_unit, numbers_within, numbers_written};
 use super::quantities::{grounded_number_parameters, grounded_numbers, is_number, numbers_for};
-use super::text::{Request, Said, has_hangul};
+use super::text::{Request, Said, has_hangul, name_parts};
 use crate::tool::schema::admits_type;
 use crate::tool::{ToolDefinition, ValueChoice};
 

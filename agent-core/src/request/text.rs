@@ -324,6 +324,29 @@ impl Request {
     }
 }
 
+/// The parts of a snake_case, camelCase or dotted name, lower-cased ("friendName" → friend,
+/// name).
+pub(crate) fn name_parts(name: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut part = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if !c.is_alphanumeric() {
+            parts.push(std::mem::take(&mut part));
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower {
+            parts.push(std::mem::take(&mut part));
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        part.extend(c.to_lowercase());
+    }
+    parts.push(part);
+    parts.retain(|p| !p.is_empty());
+    parts
+}
+
 /// Whether `text` has a Hangul syllable.
 pub(crate) fn has_hangul(text: &str) -> bool {
     text.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c))

@@ -143,7 +143,7 @@ pub(crate) fn is_action_name(word: &str) -> bool {
 /// The actions (indices into [`VERBS`]) a tool does by its name's words (snake_case,
 /// camelCase or dotted: `add_task`, `CreateEvent`, `todo.delete`) and its label's stems.
 pub(crate) fn of_tool(name: &str, label_stems: &BTreeSet<String>) -> Vec<usize> {
-    let words = super::copies::name_parts(name);
+    let words = super::text::name_parts(name);
     VERBS
         .iter()
         .enumerate()
